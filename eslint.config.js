@@ -25,10 +25,24 @@ export default tseslint.config(
     },
   },
   { files: ['main/**/*.ts'], ignores: ['main/ipc/bind-electron.ts', 'main/preload/**'], rules: restrict([noIpcMain, noIpcRenderer]) },
-  { files: ['main/core/**/*.ts', 'main/services/**/*.ts', 'main/simulator/**/*.ts', 'main/host/**/*.ts', 'main/ipc/router.ts', 'main/log/**/*.ts', 'shared/**/*.ts'], rules: restrict([noElectron]) },
+  {
+    files: [
+      'main/core/**/*.ts',
+      'main/services/**/*.ts',
+      'main/simulator/**/*.ts',
+      'main/host/**/*.ts',
+      'main/ipc/router.ts',
+      'main/log/**/*.ts',
+      'shared/**/*.ts',
+    ],
+    rules: restrict([noElectron]),
+  },
   { files: ['main/preload/**/*.ts'], rules: restrict([noIpcMain]) },
   {
     files: ['renderer/**/*.{ts,tsx}'],
-    rules: restrict([noElectron], [{ group: ['**/main/**', '../main/*', '../../main/*'], message: 'The renderer talks to main only through the contract.' }]),
+    rules: restrict(
+      [noElectron],
+      [{ group: ['**/main/**', '../main/*', '../../main/*'], message: 'The renderer talks to main only through the contract.' }],
+    ),
   },
 );

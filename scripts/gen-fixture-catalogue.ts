@@ -15,7 +15,9 @@ export function renderCatalogue(root: string): string {
   ];
   const exports: string[] = [];
   for (const [dir, exportName] of groups) {
-    const files = readdirSync(join(root, 'pve', dir)).filter((f) => f.endsWith('.json')).sort();
+    const files = readdirSync(join(root, 'pve', dir))
+      .filter((f) => f.endsWith('.json'))
+      .sort();
     const entries: string[] = [];
     for (const f of files) {
       const id = `${dir}_${f.replace(/\.json$/, '').replace(/[^A-Za-z0-9_]/g, '_')}`;

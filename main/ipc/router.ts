@@ -54,15 +54,29 @@ export function createRouter(handlers: Handlers, log: Logger): Router {
       log.warn('ipc request on an undeclared channel', { channel: shown, transport: ctx.transport });
       return {
         ok: false,
-        error: { kind: 'invalid-input', message: `There is no request named "${shown}".`, hint: 'Update the app: its window and its main process disagree.', field: 'channel' },
+        error: {
+          kind: 'invalid-input',
+          message: `There is no request named "${shown}".`,
+          hint: 'Update the app: its window and its main process disagree.',
+          field: 'channel',
+        },
       };
     }
     const spec = channels[channel];
-    const parsed = spec.input.safeParse(rawInput ?? {});
+    // A call with no argument means "no input"; null or any other non-object is malformed.
+    const parsed = spec.input.safeParse(rawInput === undefined ? {} : rawInput);
     if (!parsed.success) {
       const { field, message } = describeIssue(parsed.error);
       log.warn('ipc request refused: invalid input', { channel, field, issue: message, transport: ctx.transport });
-      return { ok: false, error: { kind: 'invalid-input', message: `Invalid value for ${field}: ${message}`, hint: 'Correct the field and try again.', field } };
+      return {
+        ok: false,
+        error: {
+          kind: 'invalid-input',
+          message: `Invalid value for ${field}: ${message}`,
+          hint: 'Correct the field and try again.',
+          field,
+        },
+      };
     }
     try {
       const handler = handlers[channel] as (input: unknown, ctx: RequestContext) => unknown;
@@ -79,7 +93,11 @@ export function createRouter(handlers: Handlers, log: Logger): Router {
         log.info('ipc request failed', { channel, kind: value.kind, error: value.message });
         return { ok: false, error: value };
       }
-      log.error('ipc handler threw an unclassified error', { channel, error: e instanceof Error ? e.message : String(e), stack: e instanceof Error ? e.stack : undefined });
+      log.error('ipc handler threw an unclassified error', {
+        channel,
+        error: e instanceof Error ? e.message : String(e),
+        stack: e instanceof Error ? e.stack : undefined,
+      });
       return { ok: false, error: internalErrorValue };
     }
   }

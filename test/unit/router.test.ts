@@ -7,7 +7,12 @@ const ctx = { signal: new AbortController().signal, transport: 'test' };
 
 function handlers(): Handlers {
   return {
-    'app.version': () => ({ name: 'Egress Desk', version: '0.0.0', mode: 'browser', runtime: { node: process.version, electron: null, chrome: null, platform: process.platform } }),
+    'app.version': () => ({
+      name: 'Egress Desk',
+      version: '0.0.0',
+      mode: 'browser',
+      runtime: { node: process.version, electron: null, chrome: null, platform: process.platform },
+    }),
     'app.echo': ({ text }) => ({ text }),
   };
 }

@@ -1,0 +1,52 @@
+/**
+ * The composition root shared by the Electron shell and the browser-mode
+ * host: it builds the services and binds every contract channel to them.
+ * Nothing here imports Electron; the shell passes in what only it knows.
+ */
+import type { AppInfo } from '../../shared/contract';
+import { createEventBus, type EventBus } from '../ipc/event-bus';
+import { createRouter, type Handlers, type Router } from '../ipc/router';
+import type { Logger } from '../log/logger';
+
+export interface ComposeOptions {
+  mode: AppInfo['mode'];
+  version: string;
+  runtime: AppInfo['runtime'];
+  logger: Logger;
+  /** How often main pushes `app.status`; tests shorten it. */
+  statusIntervalMs?: number;
+}
+
+export interface ComposedApp {
+  router: Router;
+  bus: EventBus;
+  dispose(): Promise<void>;
+}
+
+export function composeApp(options: ComposeOptions): ComposedApp {
+  const { logger } = options;
+  const bus = createEventBus(logger.child({ part: 'events' }));
+  const startedAt = Date.now();
+  const publishStatus = () => bus.publish('app.status', { uptimeSeconds: (Date.now() - startedAt) / 1000, at: new Date().toISOString() });
+
+  const handlers: Handlers = {
+    'app.version': () => ({ name: 'Egress Desk', version: options.version, mode: options.mode, runtime: options.runtime }),
+    'app.echo': ({ text }) => {
+      // The echo doubles as a "push now" request, so a renderer can prove the event path end to end.
+      queueMicrotask(publishStatus);
+      return { text };
+    },
+  };
+  const router = createRouter(handlers, logger.child({ part: 'ipc' }));
+
+  const statusTimer = setInterval(publishStatus, options.statusIntervalMs ?? 5000);
+  statusTimer.unref();
+
+  return {
+    router,
+    bus,
+    async dispose() {
+      clearInterval(statusTimer);
+    },
+  };
+}

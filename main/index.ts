@@ -1,0 +1,59 @@
+/**
+ * The Electron shell: thin on purpose. It applies the security rules,
+ * opens the one window, and binds the contract to IPC; everything the app
+ * does lives in the plain-Node composition root (app/compose.ts).
+ */
+import { app, BrowserWindow, session, shell } from 'electron';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { composeApp } from './app/compose';
+import { nodeRuntime } from './app/runtime-info';
+import { bindIpc } from './ipc/bind-electron';
+import { createLogger } from './log/logger';
+import { lockNavigation } from './security/navigation';
+import { denyAllPermissions } from './security/permissions';
+import { enforceCsp } from './security/session-csp';
+import { secureWindowOptions } from './security/window-options';
+
+const isDev = !app.isPackaged && Boolean(process.env.ELECTRON_RENDERER_URL);
+const logger = createLogger({ level: isDev ? 'debug' : 'info' });
+const rendererIndex = join(import.meta.dirname, '../renderer/index.html');
+const preloadPath = join(import.meta.dirname, '../preload/index.cjs');
+
+/** The only pages our window may show: the dev server in development, our index.html otherwise. */
+export function isAppUrl(url: string): boolean {
+  if (isDev && process.env.ELECTRON_RENDERER_URL) return url.startsWith(new URL(process.env.ELECTRON_RENDERER_URL).origin + '/');
+  return url.split('#')[0] === pathToFileURL(rendererIndex).href;
+}
+
+// Checklist item 4: the sandbox for every renderer, not only the ones we configure.
+app.enableSandbox();
+
+if (!app.requestSingleInstanceLock()) {
+  app.quit();
+} else {
+  app.on('web-contents-created', (_event, contents) => lockNavigation(contents, isAppUrl, (url) => void shell.openExternal(url)));
+
+  void app.whenReady().then(() => {
+    denyAllPermissions(session.defaultSession);
+    enforceCsp(session.defaultSession);
+
+    const composed = composeApp({ mode: 'electron', version: app.getVersion(), runtime: nodeRuntime(), logger });
+    const window = new BrowserWindow(secureWindowOptions(preloadPath, isDev));
+    const unbind = bindIpc(composed.router, composed.bus, window, isAppUrl, logger.child({ part: 'ipc' }));
+    window.once('ready-to-show', () => window.show());
+    window.on('closed', () => {
+      unbind();
+      void composed.dispose();
+    });
+    app.on('second-instance', () => {
+      if (window.isMinimized()) window.restore();
+      window.focus();
+    });
+
+    if (isDev && process.env.ELECTRON_RENDERER_URL) void window.loadURL(process.env.ELECTRON_RENDERER_URL);
+    else void window.loadFile(rendererIndex);
+  });
+
+  app.on('window-all-closed', () => app.quit());
+}

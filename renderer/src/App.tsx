@@ -1,0 +1,50 @@
+import { useEffect } from 'react';
+import { Nav } from './components/Nav';
+import { StatusBar } from './components/StatusBar';
+import { useUi, resolveTheme, views } from './stores/ui';
+import { CurrentView } from './views';
+
+function useThemeOnDocument() {
+  const theme = useUi((s) => s.theme);
+  useEffect(() => {
+    const media = window.matchMedia?.('(prefers-color-scheme: dark)');
+    const apply = () => {
+      document.documentElement.dataset.theme = resolveTheme(theme, media?.matches ?? false);
+    };
+    apply();
+    media?.addEventListener('change', apply);
+    return () => media?.removeEventListener('change', apply);
+  }, [theme]);
+}
+
+function useViewShortcuts() {
+  const setView = useUi((s) => s.setView);
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (!(e.ctrlKey || e.metaKey) || e.altKey) return;
+      const index = Number(e.key) - 1;
+      const target = views[index];
+      if (target) {
+        e.preventDefault();
+        setView(target.id);
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [setView]);
+}
+
+export function App() {
+  const view = useUi((s) => s.view);
+  useThemeOnDocument();
+  useViewShortcuts();
+  return (
+    <div className="app">
+      <Nav />
+      <main className="content">
+        <CurrentView view={view} />
+      </main>
+      <StatusBar />
+    </div>
+  );
+}

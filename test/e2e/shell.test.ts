@@ -1,0 +1,71 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { chromiumMissingReason, launchChromium } from '../support/browser';
+import { rendererMissingReason, startTestHost, type TestHost } from '../support/web-host';
+
+const skipReason = chromiumMissingReason() ?? rendererMissingReason();
+if (skipReason) console.log(`[e2e shell] skipped: ${skipReason}`);
+
+describe.skipIf(skipReason !== undefined)('the app shell in browser mode', () => {
+  let t: TestHost;
+  let browser: Browser;
+  let page: Page;
+  const pageErrors: string[] = [];
+  const cspViolations: string[] = [];
+
+  beforeAll(async () => {
+    t = await startTestHost();
+    browser = await launchChromium();
+    page = await browser.newPage();
+    page.on('pageerror', (e) => pageErrors.push(e.message));
+    page.on('console', (m) => {
+      if (/Content Security Policy/i.test(m.text())) cspViolations.push(m.text());
+    });
+    await page.goto(t.host.url);
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await t?.close();
+  });
+
+  it('shows the shell and says it is connected to main over the browser transport', async () => {
+    await expect.poll(() => page.getByRole('status', { name: 'Connection' }).textContent()).toContain('Connected to main (browser mode)');
+    expect(await page.getByRole('navigation', { name: 'Views' }).isVisible()).toBe(true);
+  });
+
+  it('round-trips app.version: the version main reports is on screen', async () => {
+    await expect.poll(() => page.getByLabel('Version').textContent()).toBe('v0.0.0-test');
+    await expect.poll(() => page.getByText('browser mode', { exact: true }).count()).toBeGreaterThan(0);
+  });
+
+  it('receives pushed app.status events', async () => {
+    const uptime = page.getByLabel('Main uptime');
+    await expect.poll(() => uptime.count()).toBe(1);
+    const first = await uptime.textContent();
+    await expect.poll(() => uptime.textContent(), { timeout: 5000 }).not.toBe(first);
+  });
+
+  it('navigates every view by clicking, and by keyboard shortcut', async () => {
+    for (const name of ['Overview', 'Nodes', 'Templates', 'Proxies', 'Tasks', 'Cleanup', 'Settings']) {
+      await page.getByRole('button', { name }).click();
+      expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe(name);
+      expect(await page.getByRole('button', { name }).getAttribute('aria-current')).toBe('page');
+    }
+    await page.keyboard.press('Control+4');
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Proxies');
+  });
+
+  it('switches between light and dark themes', async () => {
+    await page.getByLabel('Theme').selectOption('dark');
+    expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe('dark');
+    await page.getByLabel('Theme').selectOption('light');
+    expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe('light');
+  });
+
+  it('ran without page errors or CSP violations, and exposes no preload API in browser mode', async () => {
+    expect(await page.evaluate(() => 'egressDesk' in window)).toBe(false);
+    expect(pageErrors).toEqual([]);
+    expect(cspViolations).toEqual([]);
+  });
+});

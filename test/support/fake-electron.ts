@@ -1,0 +1,136 @@
+/**
+ * A stand-in for the `electron` module, for testing the shell's wiring under
+ * plain Node where the Electron binary cannot run. It records what the
+ * shell configures (window options, handlers, IPC bindings) so tests can
+ * assert on it and call the handlers the way Electron would.
+ */
+import { EventEmitter } from 'node:events';
+
+type Handler = (...args: unknown[]) => unknown;
+
+export class FakeWebContents extends EventEmitter {
+  static nextId = 1;
+  readonly id = FakeWebContents.nextId++;
+  windowOpenHandler: Handler | undefined;
+  sent: [string, unknown][] = [];
+  setWindowOpenHandler(handler: Handler) {
+    this.windowOpenHandler = handler;
+  }
+  send(channel: string, payload: unknown) {
+    this.sent.push([channel, payload]);
+  }
+  isDestroyed() {
+    return false;
+  }
+}
+
+export function createFakeElectron() {
+  const app = Object.assign(new EventEmitter(), {
+    isPackaged: false,
+    sandboxEnabled: false,
+    quitCalled: false,
+    enableSandbox() {
+      app.sandboxEnabled = true;
+    },
+    requestSingleInstanceLock: () => true,
+    whenReady: () => Promise.resolve(),
+    getVersion: () => '9.9.9-fake',
+    quit() {
+      app.quitCalled = true;
+    },
+  });
+
+  const windows: FakeBrowserWindow[] = [];
+  class FakeBrowserWindow extends EventEmitter {
+    readonly webContents = new FakeWebContents();
+    loaded: { kind: 'file' | 'url'; target: string } | undefined;
+    constructor(readonly options: Record<string, unknown>) {
+      super();
+      windows.push(this);
+      app.emit('web-contents-created', {}, this.webContents);
+    }
+    loadFile(target: string) {
+      this.loaded = { kind: 'file', target };
+      return Promise.resolve();
+    }
+    loadURL(target: string) {
+      this.loaded = { kind: 'url', target };
+      return Promise.resolve();
+    }
+    isDestroyed() {
+      return false;
+    }
+    isMinimized() {
+      return false;
+    }
+    restore() {}
+    focus() {}
+    show() {}
+  }
+
+  const session = {
+    permissionRequestHandler: undefined as Handler | undefined,
+    permissionCheckHandler: undefined as Handler | undefined,
+    devicePermissionHandler: undefined as Handler | undefined,
+    headersHandler: undefined as Handler | undefined,
+    setPermissionRequestHandler(h: Handler) {
+      session.permissionRequestHandler = h;
+    },
+    setPermissionCheckHandler(h: Handler) {
+      session.permissionCheckHandler = h;
+    },
+    setDevicePermissionHandler(h: Handler) {
+      session.devicePermissionHandler = h;
+    },
+    webRequest: {
+      onHeadersReceived(h: Handler) {
+        session.headersHandler = h;
+      },
+    },
+  };
+
+  const ipcMainHandlers = new Map<string, Handler>();
+  const ipcMain = {
+    handle(channel: string, handler: Handler) {
+      if (ipcMainHandlers.has(channel)) throw new Error(`Attempted to register a second handler for '${channel}'`);
+      ipcMainHandlers.set(channel, handler);
+    },
+    removeHandler(channel: string) {
+      ipcMainHandlers.delete(channel);
+    },
+  };
+
+  const opened: string[] = [];
+  const shell = { openExternal: (url: string) => (opened.push(url), Promise.resolve()) };
+
+  // Renderer-side stand-ins for the preload.
+  const exposed = new Map<string, unknown>();
+  const contextBridge = { exposeInMainWorld: (key: string, value: unknown) => exposed.set(key, value) };
+  const rendererListeners = new Map<string, Set<Handler>>();
+  const invoked: [string, unknown][] = [];
+  const ipcRenderer = {
+    invoke: (channel: string, input: unknown) => (invoked.push([channel, input]), Promise.resolve({ ok: true, value: null })),
+    on(channel: string, l: Handler) {
+      const set = rendererListeners.get(channel) ?? new Set();
+      set.add(l);
+      rendererListeners.set(channel, set);
+    },
+    removeListener(channel: string, l: Handler) {
+      rendererListeners.get(channel)?.delete(l);
+    },
+  };
+
+  return {
+    module: { app, BrowserWindow: FakeBrowserWindow, session: { defaultSession: session }, ipcMain, shell, contextBridge, ipcRenderer },
+    windows,
+    session,
+    ipcMainHandlers,
+    opened,
+    exposed,
+    invoked,
+    rendererListeners,
+    app,
+  };
+}
+
+export type FakeElectron = ReturnType<typeof createFakeElectron>;
