@@ -1,0 +1,99 @@
+/**
+ * The seam between the app and Proxmox: one method per endpoint. The HTTP
+ * client (client.ts) and the simulator-backed tests implement it; the core
+ * codes against it. Response types come from schemas.ts, never restated.
+ * Every path is under https://host:8006/api2/json.
+ */
+import type {
+  AgentInterface,
+  ClusterResource,
+  ClusterStatusEntry,
+  NetworkInterface,
+  NodeEntry,
+  NodeStatus,
+  Permissions,
+  StorageEntry,
+  StorageStatus,
+  StorageVolume,
+  TaskLog,
+  TaskStatus,
+  Version,
+  VmConfig,
+  VmStatus,
+} from './schemas';
+
+export interface CallOptions {
+  /** Cancels this request alone, promptly; other requests are unaffected. */
+  signal?: AbortSignal;
+}
+
+/** A task id, `UPID:node:pid:pstart:starttime:type:id:user:`; see upid.ts. */
+export type Upid = string;
+
+export type ResourceType = 'vm' | 'node' | 'storage';
+
+export interface CloneParams {
+  newid: number;
+  name: string;
+  description: string;
+  full: 1;
+  /** Target storage for the full clone's disks; default: the template's. */
+  storage?: string;
+  /** Target node; default: the template's node. */
+  target?: string;
+}
+
+export interface TaskLogRange {
+  /** First line to return (0-based). */
+  start?: number;
+  limit?: number;
+}
+
+export interface PveApi {
+  /** GET /version */
+  version(opts?: CallOptions): Promise<Version>;
+  /** GET /nodes */
+  nodes(opts?: CallOptions): Promise<NodeEntry[]>;
+  /** GET /cluster/status */
+  clusterStatus(opts?: CallOptions): Promise<ClusterStatusEntry[]>;
+  /** GET /cluster/resources[?type=] */
+  clusterResources(type?: ResourceType, opts?: CallOptions): Promise<ClusterResource[]>;
+  /** GET /nodes/{node}/status */
+  nodeStatus(node: string, opts?: CallOptions): Promise<NodeStatus>;
+  /** GET /nodes/{node}/storage */
+  storageList(node: string, opts?: CallOptions): Promise<StorageEntry[]>;
+  /** GET /nodes/{node}/storage/{storage}/status */
+  storageStatus(node: string, storage: string, opts?: CallOptions): Promise<StorageStatus>;
+  /** GET /nodes/{node}/storage/{storage}/content[?content=] */
+  storageContent(node: string, storage: string, content?: string, opts?: CallOptions): Promise<StorageVolume[]>;
+  /** POST /nodes/{node}/storage/{storage}/upload, multipart `content=iso` + file part `filename` (F12). */
+  uploadIso(node: string, storage: string, filename: string, bytes: Uint8Array, opts?: CallOptions): Promise<Upid>;
+  /** DELETE /nodes/{node}/storage/{storage}/content/{volid} (volid escaped, `/` as %2F); an imgdel task (F13). */
+  deleteVolume(node: string, storage: string, volid: string, opts?: CallOptions): Promise<Upid>;
+  /** GET /nodes/{node}/qemu/{vmid}/config, every scalar as a string. */
+  vmConfig(node: string, vmid: number, opts?: CallOptions): Promise<VmConfig>;
+  /** PUT /nodes/{node}/qemu/{vmid}/config, form-encoded and synchronous. */
+  setVmConfig(node: string, vmid: number, params: Record<string, string | number>, opts?: CallOptions): Promise<void>;
+  /** POST /nodes/{node}/qemu/{vmid}/clone */
+  clone(node: string, vmid: number, params: CloneParams, opts?: CallOptions): Promise<Upid>;
+  /** PUT /nodes/{node}/qemu/{vmid}/resize: a task (F20). */
+  resize(node: string, vmid: number, disk: string, size: string, opts?: CallOptions): Promise<Upid>;
+  /** POST /nodes/{node}/qemu/{vmid}/status/start */
+  start(node: string, vmid: number, opts?: CallOptions): Promise<Upid>;
+  /** POST /nodes/{node}/qemu/{vmid}/status/stop */
+  stop(node: string, vmid: number, opts?: CallOptions): Promise<Upid>;
+  /** GET /nodes/{node}/qemu/{vmid}/status/current */
+  vmStatus(node: string, vmid: number, opts?: CallOptions): Promise<VmStatus>;
+  /** DELETE /nodes/{node}/qemu/{vmid}?purge=1&destroy-unreferenced-disks=1 */
+  destroy(node: string, vmid: number, opts?: CallOptions): Promise<Upid>;
+  /** GET /nodes/{node}/tasks/{upid}/status */
+  taskStatus(node: string, upid: Upid, opts?: CallOptions): Promise<TaskStatus>;
+  /** GET /nodes/{node}/tasks/{upid}/log[?start=&limit=] */
+  taskLog(node: string, upid: Upid, range?: TaskLogRange, opts?: CallOptions): Promise<TaskLog>;
+  /** GET /nodes/{node}/qemu/{vmid}/agent/network-get-interfaces (F21) */
+  agentNetworkInterfaces(node: string, vmid: number, opts?: CallOptions): Promise<AgentInterface[]>;
+  /** GET /nodes/{node}/network[?type=] */
+  network(node: string, type?: string, opts?: CallOptions): Promise<NetworkInterface[]>;
+  /** GET /access/permissions[?path=]: what the token may do. */
+  permissions(path?: string, opts?: CallOptions): Promise<Permissions>;
+}

@@ -1,0 +1,103 @@
+/**
+ * The client's failures other than a Proxmox answer (that is ApiError in
+ * errors.ts). Each knows its class (spec entry 13), so classification needs
+ * no message matching for them. None carries a header, a query string, a
+ * response body from an upload, or the secret.
+ */
+import { redactSecrets } from '../../log/secrets';
+
+export type FailureClass = 'permanent' | 'transient' | 'not-found';
+
+/** Which call failed, as a user can act on it: method and path, never the query. */
+export interface CallSite {
+  method: string;
+  path: string;
+}
+
+/** An error that already knows its class ("an error already wrapped with a class": that class). */
+export abstract class ClassifiedError extends Error {
+  abstract readonly failureClass: FailureClass;
+  constructor(message: string, options?: ErrorOptions) {
+    super(redactSecrets(message), options);
+  }
+}
+
+function at(call: CallSite | undefined): string {
+  return call ? `${call.method} ${call.path}: ` : '';
+}
+
+export type TransportFailure = 'connect' | 'timeout' | 'reset' | 'aborted' | 'protocol';
+
+/** The network, a timeout or a cancellation: retrying may work. */
+export class TransportError extends ClassifiedError {
+  override readonly name = 'TransportError';
+  readonly failureClass = 'transient';
+  constructor(
+    readonly failure: TransportFailure,
+    detail: string,
+    readonly call?: CallSite,
+  ) {
+    super(`${at(call)}${detail}`);
+  }
+}
+
+/**
+ * The server's certificate did not verify. Permanent: the URL, CA or pin is
+ * wrong and the admin must act. The message says what was expected and what
+ * the certificate offers.
+ */
+export class TlsVerificationError extends ClassifiedError {
+  override readonly name = 'TlsVerificationError';
+  readonly failureClass = 'permanent';
+  constructor(
+    readonly reason: 'unknown-ca' | 'hostname' | 'fingerprint' | 'invalid',
+    message: string,
+    readonly call?: CallSite,
+  ) {
+    super(`${at(call)}${message}`);
+  }
+}
+
+/** The token file: missing is transient (it may not have landed yet), malformed or unreadable is permanent. */
+export class TokenFileError extends ClassifiedError {
+  override readonly name = 'TokenFileError';
+  readonly failureClass: FailureClass;
+  constructor(
+    readonly reason: 'missing' | 'malformed' | 'unreadable',
+    readonly path: string,
+  ) {
+    super(tokenFileMessage(reason, path));
+    this.failureClass = reason === 'missing' ? 'transient' : 'permanent';
+  }
+}
+
+function tokenFileMessage(reason: TokenFileError['reason'], path: string): string {
+  if (reason === 'missing') return `The token file ${path} does not exist (yet).`;
+  if (reason === 'unreadable') return `The token file ${path} cannot be read.`;
+  // Never quote the content: it holds the secret.
+  return `The token file ${path} is not one line of user@realm!tokenid=secret.`;
+}
+
+/** Proxmox answered 2xx with a body the app cannot use. Transient by the spec's default rule. */
+export class ResponseShapeError extends ClassifiedError {
+  override readonly name = 'ResponseShapeError';
+  readonly failureClass = 'transient';
+  constructor(
+    readonly call: CallSite,
+    problems: string,
+  ) {
+    super(`${at(call)}Proxmox answered with data the app cannot use: ${problems}`);
+  }
+}
+
+/** A task ended with an exitstatus other than OK or WARNINGS: transient, with Proxmox's text. */
+export class TaskFailedError extends ClassifiedError {
+  override readonly name = 'TaskFailedError';
+  readonly failureClass = 'transient';
+  constructor(
+    readonly upid: string,
+    readonly exitstatus: string,
+  ) {
+    super(`Task ${upid} failed: ${exitstatus}`);
+  }
+}

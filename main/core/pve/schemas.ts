@@ -1,0 +1,226 @@
+/**
+ * One zod schema per Proxmox endpoint: the single source of the response
+ * types (api.ts infers from these). Each accepts what Proxmox really sends
+ * (numbers as strings and back, 0/1 flags, absent and extra fields; extra
+ * fields are dropped) and rejects what the app cannot use.
+ *
+ * Schemas describe the `data` member of the answer unless they say otherwise.
+ */
+import { z } from 'zod';
+import { pveBoolean, pveInteger, pveList, pveNumber, pveString } from './scalars';
+
+const upidPattern = /^UPID:[^:]+:[0-9A-Fa-f]{8}:[0-9A-Fa-f]{8,}:[0-9A-Fa-f]{8}:[^:]+:[^:]*:[^:]+:$/;
+
+/** Every asynchronous call answers with the UPID of the task it started. */
+export const UpidSchema = z.string().regex(upidPattern, 'expected a task id (UPID:…)');
+
+export const VersionSchema = z.object({ version: z.string(), release: z.string(), repoid: z.string() });
+
+export const NodeEntrySchema = z.object({
+  node: z.string(),
+  status: z.string(),
+  cpu: pveNumber.optional(),
+  maxcpu: pveInteger.optional(),
+  mem: pveNumber.optional(),
+  maxmem: pveNumber.optional(),
+  disk: pveNumber.optional(),
+  maxdisk: pveNumber.optional(),
+  uptime: pveNumber.optional(),
+  level: z.string().optional(),
+  ssl_fingerprint: z.string().optional(),
+});
+export const NodesSchema = z.array(NodeEntrySchema);
+
+export const ClusterStatusEntrySchema = z.object({
+  type: z.string(),
+  id: z.string(),
+  name: z.string(),
+  online: pveBoolean.optional(),
+  local: pveBoolean.optional(),
+  ip: z.string().optional(),
+  nodeid: pveInteger.optional(),
+  level: z.string().optional(),
+  quorate: pveBoolean.optional(),
+  nodes: pveInteger.optional(),
+  version: pveInteger.optional(),
+});
+export const ClusterStatusSchema = z.array(ClusterStatusEntrySchema);
+
+/** A `/cluster/resources` entry. Only `id` and `type` are always there (F8: a VM mid-clone has no name). */
+export const ClusterResourceSchema = z.object({
+  id: z.string(),
+  type: z.string(),
+  node: z.string().optional(),
+  status: z.string().optional(),
+  vmid: pveInteger.optional(),
+  name: pveString.optional(),
+  template: pveBoolean.optional(),
+  tags: pveString.optional(),
+  lock: z.string().optional(),
+  pool: z.string().optional(),
+  hastate: z.string().optional(),
+  storage: z.string().optional(),
+  content: pveList.optional(),
+  shared: pveBoolean.optional(),
+  plugintype: z.string().optional(),
+  maxcpu: pveNumber.optional(),
+  maxmem: pveNumber.optional(),
+  maxdisk: pveNumber.optional(),
+  mem: pveNumber.optional(),
+  cpu: pveNumber.optional(),
+  disk: pveNumber.optional(),
+  uptime: pveNumber.optional(),
+  netin: pveNumber.optional(),
+  netout: pveNumber.optional(),
+});
+export const ClusterResourcesSchema = z.array(ClusterResourceSchema);
+
+const KernelInfoSchema = z.object({ release: z.string(), sysname: z.string().optional(), version: z.string().optional() });
+
+/** Node status; `kernel` is read from `current-kernel.release` (PVE 8+) or `kversion` (older). */
+export const NodeStatusSchema = z
+  .object({
+    pveversion: z.string(),
+    kversion: z.string().optional(),
+    'current-kernel': KernelInfoSchema.optional(),
+    cpu: pveNumber,
+    memory: z.object({ used: pveNumber, total: pveNumber, free: pveNumber.optional() }),
+    uptime: pveNumber,
+    loadavg: z.array(pveString).optional(),
+    cpuinfo: z.object({ cpus: pveInteger.optional(), model: z.string().optional(), sockets: pveInteger.optional() }).optional(),
+    rootfs: z.object({ used: pveNumber, total: pveNumber }).optional(),
+  })
+  .transform(({ kversion, 'current-kernel': current, ...rest }) => ({
+    ...rest,
+    kernel: current?.release ?? kversion?.split(/\s+/)[1],
+  }));
+
+export const StorageEntrySchema = z.object({
+  storage: z.string(),
+  type: z.string(),
+  content: pveList,
+  shared: pveBoolean.optional(),
+  active: pveBoolean.optional(),
+  enabled: pveBoolean.optional(),
+  avail: pveNumber.optional(),
+  total: pveNumber.optional(),
+  used: pveNumber.optional(),
+});
+export const StorageListSchema = z.array(StorageEntrySchema);
+
+export const StorageStatusSchema = z.object({
+  type: z.string(),
+  content: pveList,
+  active: pveBoolean.optional(),
+  enabled: pveBoolean.optional(),
+  shared: pveBoolean.optional(),
+  avail: pveNumber.optional(),
+  total: pveNumber.optional(),
+  used: pveNumber.optional(),
+});
+
+export const StorageVolumeSchema = z.object({
+  volid: z.string(),
+  format: z.string(),
+  size: pveNumber,
+  content: z.string(),
+  ctime: pveInteger.optional(),
+  vmid: pveInteger.optional(),
+  notes: z.string().optional(),
+});
+export const StorageContentSchema = z.array(StorageVolumeSchema);
+
+/** A VM config with every scalar rendered as a string (F19: `cores` is a number, `memory` a string). */
+export const VmConfigSchema = z.record(z.string(), z.union([z.string(), z.number().transform((n) => String(n))]));
+
+export const VmStatusSchema = z.object({
+  status: z.string(),
+  qmpstatus: z.string().optional(),
+  lock: z.string().optional(),
+  name: pveString.optional(),
+  vmid: pveInteger.optional(),
+  uptime: pveNumber.optional(),
+  cpu: pveNumber.optional(),
+  cpus: pveNumber.optional(),
+  mem: pveNumber.optional(),
+  maxmem: pveNumber.optional(),
+  maxdisk: pveNumber.optional(),
+  agent: pveBoolean.optional(),
+  tags: pveString.optional(),
+});
+
+export const TaskStatusSchema = z.object({
+  status: z.enum(['running', 'stopped']),
+  exitstatus: z.string().optional(),
+  type: z.string(),
+  id: pveString.optional(),
+  node: z.string(),
+  upid: z.string(),
+  starttime: pveInteger,
+  pid: pveInteger.optional(),
+  pstart: pveInteger.optional(),
+  user: z.string().optional(),
+  tokenid: z.string().optional(),
+});
+
+/** The whole task-log answer, not just `data`: Proxmox puts `total` beside it. */
+export const TaskLogAnswerSchema = z
+  .object({
+    data: z.array(z.object({ n: pveInteger, t: z.string() })),
+    total: pveInteger.optional(),
+  })
+  .transform(({ data, total }) => ({ lines: data, total: total ?? data.length }));
+
+export const AgentInterfaceSchema = z.object({
+  name: z.string(),
+  'hardware-address': z.string().optional(),
+  'ip-addresses': z.array(z.object({ 'ip-address': z.string(), 'ip-address-type': z.string(), prefix: pveInteger.optional() })).optional(),
+});
+/** The agent answers `{result: [...]}` inside `data` (F21). */
+export const AgentNetworkSchema = z.object({ result: z.array(AgentInterfaceSchema) }).transform((d) => d.result);
+
+export const NetworkInterfaceSchema = z.object({
+  iface: z.string(),
+  type: z.string(),
+  active: pveBoolean.optional(),
+  autostart: pveBoolean.optional(),
+  bridge_vlan_aware: pveBoolean.optional(),
+  bridge_ports: z.string().optional(),
+  'bridge-vids': z.string().optional(),
+  cidr: z.string().optional(),
+  address: z.string().optional(),
+  gateway: z.string().optional(),
+  comments: z.string().optional(),
+});
+export const NetworkSchema = z.array(NetworkInterfaceSchema);
+
+/** `path -> privilege -> 0|1` (1: the grant propagates to sub-paths). */
+export const PermissionsSchema = z.record(
+  z.string(),
+  z.record(
+    z.string(),
+    pveBoolean.transform((b) => (b ? 1 : 0) as 0 | 1),
+  ),
+);
+
+/** A 4xx/5xx body: `{message, errors?, data: null}`. Used only to read the error text. */
+export const ErrorBodySchema = z.object({
+  message: z.string().optional(),
+  errors: z.record(z.string(), pveString).optional(),
+});
+
+export type Version = z.infer<typeof VersionSchema>;
+export type NodeEntry = z.infer<typeof NodeEntrySchema>;
+export type ClusterStatusEntry = z.infer<typeof ClusterStatusEntrySchema>;
+export type ClusterResource = z.infer<typeof ClusterResourceSchema>;
+export type NodeStatus = z.infer<typeof NodeStatusSchema>;
+export type StorageEntry = z.infer<typeof StorageEntrySchema>;
+export type StorageStatus = z.infer<typeof StorageStatusSchema>;
+export type StorageVolume = z.infer<typeof StorageVolumeSchema>;
+export type VmConfig = z.infer<typeof VmConfigSchema>;
+export type VmStatus = z.infer<typeof VmStatusSchema>;
+export type TaskStatus = z.infer<typeof TaskStatusSchema>;
+export type TaskLog = z.infer<typeof TaskLogAnswerSchema>;
+export type AgentInterface = z.infer<typeof AgentInterfaceSchema>;
+export type NetworkInterface = z.infer<typeof NetworkInterfaceSchema>;
+export type Permissions = z.infer<typeof PermissionsSchema>;
