@@ -1,0 +1,57 @@
+/**
+ * createProvider: the public face of the core. One provider per cluster
+ * profile; it holds the per-name locks, so create and delete of one name
+ * never interleave across calls.
+ */
+import { createLogger, type Logger } from '../../log/logger';
+import type { PveApi } from '../pve/api';
+import { buildSeedIso, seedIsoName, seedVolumeId } from '../seed/nocloud';
+import { defaultBudgets, type Budgets } from './budgets';
+import { check, type NodeCheck } from './check';
+import type { CallOptions, CoreContext, SeedBuilder } from './context';
+import { create } from './create';
+import { deleteVm } from './delete';
+import { get, type Instance } from './get';
+import { KeyedLock } from './keyed-lock';
+import { listByTag, type ListedInstance } from './list';
+import type { CreateRequest } from './placement';
+import { parseProfile, type ProfileInput } from './profile';
+
+export interface ProviderDeps {
+  api: PveApi;
+  logger?: Logger;
+  /** Shrunk in tests. */
+  budgets?: Partial<Budgets>;
+  now?: () => Date;
+  seed?: SeedBuilder;
+}
+
+export interface Provider {
+  create(request: CreateRequest, options?: CallOptions): Promise<string>;
+  get(id: string, options?: CallOptions): Promise<Instance>;
+  delete(id: string, options?: CallOptions): Promise<void>;
+  listByTag(options?: CallOptions): Promise<ListedInstance[]>;
+  check(options?: CallOptions): Promise<NodeCheck[]>;
+}
+
+const defaultSeed: SeedBuilder = { buildSeedIso, seedIsoName, seedVolumeId };
+
+/** Validates the profile (every problem listed, as one permanent error) and never makes a request. */
+export function createProvider(profile: ProfileInput, deps: ProviderDeps): Provider {
+  const ctx: CoreContext = {
+    profile: parseProfile(profile),
+    api: deps.api,
+    budgets: { ...defaultBudgets, ...deps.budgets },
+    log: (deps.logger ?? createLogger({ sinks: [] })).child({ component: 'proxmox' }),
+    now: deps.now ?? (() => new Date()),
+    locks: new KeyedLock(),
+    seed: deps.seed ?? defaultSeed,
+  };
+  return {
+    create: (request, options) => create(ctx, request, options),
+    get: (id, options) => get(ctx, id, options),
+    delete: (id, options) => deleteVm(ctx, id, options),
+    listByTag: (options) => listByTag(ctx, options),
+    check: (options) => check(ctx, options),
+  };
+}

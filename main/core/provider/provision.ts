@@ -1,0 +1,65 @@
+/**
+ * Steps 5 to 9 of create, each safe to repeat on a VM a previous attempt
+ * left stopped: the upload overwrites, the config write replaces, the resize
+ * is skipped once the disk is large enough. Everything the config alone can
+ * refuse is checked before the first write.
+ */
+import type { CoreContext } from './context';
+import type { OwnedVm } from './ownership';
+import type { Placement, CreateRequest } from './placement';
+import type { ProgressReporter } from './progress';
+import { waitRunning, waitTask } from './tasks';
+import { configParams, resizePlan } from './vm-params';
+
+export async function provision(
+  ctx: CoreContext,
+  vm: OwnedVm,
+  placement: Placement,
+  request: CreateRequest,
+  report: ProgressReporter,
+  signal?: AbortSignal,
+): Promise<void> {
+  const { node, vmid } = vm;
+  const at = { node, vmid };
+  const { isoStorage } = ctx.profile;
+  const params = configParams(ctx.profile, vmid, vm.config, placement.machineType, ctx.seed.seedVolumeId(isoStorage, request.name));
+  const resize = resizePlan(vmid, vm.config, placement.machineType.diskGiB);
+
+  // Rebuilt and uploaded over any old one on every attempt: a previous one may have been cut off.
+  report('upload-seed', 'started', at);
+  const iso = ctx.seed.buildSeedIso({
+    name: request.name,
+    userData: request.cloudInit,
+    ...(ctx.profile.vendorData === undefined ? {} : { vendorData: ctx.profile.vendorData }),
+    installGuestAgent: ctx.profile.installGuestAgent,
+    now: ctx.now(),
+  });
+  const uploadUpid = await ctx.api.uploadIso(node, isoStorage, ctx.seed.seedIsoName(request.name), iso, { signal });
+  report('upload-seed', 'task', { ...at, upid: uploadUpid });
+  await waitTask(ctx, uploadUpid, ctx.budgets.uploadMs, signal);
+  report('upload-seed', 'done', at);
+
+  report('configure', 'started', at);
+  await ctx.api.setVmConfig(node, vmid, params, { signal });
+  report('configure', 'done', at);
+
+  if (resize) {
+    report('resize', 'started', at);
+    const upid = await ctx.api.resize(node, vmid, resize.disk, resize.size, { signal });
+    report('resize', 'task', { ...at, upid });
+    await waitTask(ctx, upid, ctx.budgets.resizeMs, signal);
+    report('resize', 'done', at);
+  } else {
+    report('resize', 'skipped', at);
+  }
+
+  report('start', 'started', at);
+  const startUpid = await ctx.api.start(node, vmid, { signal });
+  report('start', 'task', { ...at, upid: startUpid });
+  await waitTask(ctx, startUpid, ctx.budgets.startMs, signal);
+  report('start', 'done', at);
+
+  report('wait-running', 'started', at);
+  await waitRunning(ctx, node, vmid, signal);
+  report('wait-running', 'done', at);
+}

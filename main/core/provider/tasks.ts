@@ -1,0 +1,48 @@
+/**
+ * Waiting on Proxmox: a task until it stops, a VM's lock until it clears, a
+ * started VM until QEMU runs the guest. All poll adaptively (poll.ts) and
+ * honour the signal.
+ */
+import { TaskFailedError } from '../pve/errors';
+import { parseUpid, taskSucceeded } from '../pve/upid';
+import type { CoreContext, VmConfig } from './context';
+import { transient } from './errors';
+import { pollUntil } from './poll';
+
+/** Polls the task on the node its UPID names; a failed task is transient, carrying its exit status. */
+export async function waitTask(ctx: CoreContext, upid: string, budgetMs: number, signal?: AbortSignal): Promise<void> {
+  const { node } = parseUpid(upid);
+  const exitstatus = await pollUntil({ schedule: ctx.budgets, budgetMs, what: `task ${upid}`, signal }, async () => {
+    const status = await ctx.api.taskStatus(node, upid, { signal });
+    return status.status === 'stopped' ? (status.exitstatus ?? '') : undefined;
+  });
+  if (!taskSucceeded(exitstatus)) {
+    ctx.log.info('proxmox task failed', { upid, exitstatus });
+    throw new TaskFailedError(upid, exitstatus);
+  }
+  if (exitstatus !== 'OK') ctx.log.info('proxmox task finished with warnings', { upid, exitstatus });
+}
+
+/** `suspended` marks a hibernated VM: not a task, and it never clears by itself. */
+export const LOCK_SUSPENDED = 'suspended';
+
+/**
+ * Polls a VM's config until no task holds its lock, for the ownership check.
+ * A suspended lock returns at once. A VM that vanishes (a failed clone)
+ * surfaces as the API's error for the caller to judge.
+ */
+export function waitUnlocked(ctx: CoreContext, node: string, vmid: number, signal?: AbortSignal): Promise<VmConfig> {
+  return pollUntil({ schedule: ctx.budgets, budgetMs: ctx.budgets.cloneMs, what: `the lock on VM ${vmid} to clear`, signal }, async () => {
+    const config = await ctx.api.vmConfig(node, vmid, { signal });
+    return !config.lock || config.lock === LOCK_SUSPENDED ? config : undefined;
+  });
+}
+
+/** After the start task: status/current until running/running. A VM that stops again will not come up by itself. */
+export async function waitRunning(ctx: CoreContext, node: string, vmid: number, signal?: AbortSignal): Promise<void> {
+  await pollUntil({ schedule: ctx.budgets, budgetMs: ctx.budgets.runningMs, what: `VM ${vmid} to run`, signal }, async () => {
+    const status = await ctx.api.vmStatus(node, vmid, { signal });
+    if (status.status === 'stopped') throw transient(`VM ${vmid} stopped right after its start`);
+    return status.status === 'running' && status.qmpstatus === 'running' ? true : undefined;
+  });
+}

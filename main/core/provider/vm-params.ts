@@ -1,0 +1,41 @@
+/**
+ * What create writes into the VM (spec entries 6, 7 and 10, step 6 and 7),
+ * computed from a config alone so the template can be refused before any
+ * clone exists.
+ */
+import type { Profile, MachineType } from './profile';
+import { bootDisk, diskBytes, type VmConfig } from './boot-disk';
+import { permanent } from './errors';
+import { rewriteNet0 } from './net0';
+import { PROXY_TAG } from './tags';
+
+/** Step 6's write: size, agent, tag and seed, and net0 only when the profile sets a bridge or a VLAN tag. */
+export function configParams(profile: Profile, vmid: number, config: VmConfig, machineType: MachineType, seedVolumeId: string) {
+  const params: Record<string, string | number> = {
+    cores: machineType.cores,
+    memory: machineType.memoryMiB,
+    agent: 1,
+    tags: PROXY_TAG,
+    ide2: `${seedVolumeId},media=cdrom`,
+  };
+  if (!profile.bridge && profile.vlanTag === undefined) return params;
+  const net0 = config.net0;
+  if (!net0) throw permanent(`VM ${vmid} has no net0 to apply the profile's bridge or vlanTag to; the template needs a network device`);
+  params.net0 = rewriteNet0(net0, profile.bridge, profile.vlanTag);
+  return params;
+}
+
+export interface ResizePlan {
+  disk: string;
+  size: string;
+}
+
+/** Step 7: grow the boot disk to diskGiB when that is larger than its size; never shrink. */
+export function resizePlan(vmid: number, config: VmConfig, diskGiB: number | undefined): ResizePlan | undefined {
+  if (!diskGiB) return undefined;
+  const disk = bootDisk(config);
+  if (!disk) throw permanent(`VM ${vmid} has no boot disk to grow to ${diskGiB}G`);
+  const current = diskBytes(config[disk]);
+  if (current === undefined) throw permanent(`boot disk ${disk} of VM ${vmid} has no readable size in "${config[disk]}"`);
+  return current >= diskGiB * 2 ** 30 ? undefined : { disk, size: `${diskGiB}G` };
+}
