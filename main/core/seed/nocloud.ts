@@ -1,0 +1,73 @@
+/**
+ * The cloud-init NoCloud seed a proxy VM boots with (spec entry 5): an ISO
+ * 9660 image labelled `cidata` holding `user-data` (the request's
+ * cloud-init, byte for byte, never parsed), `meta-data` and `vendor-data`.
+ * Nothing here logs or quotes the cloud-init text: error messages name the
+ * problem only.
+ */
+import { permanent } from '../provider/errors';
+import { buildIso } from './iso9660';
+import { buildVendorData } from './vendor-data';
+
+/** The volume label cloud-init's NoCloud datasource looks for. */
+export const SEED_LABEL = 'cidata';
+
+export interface SeedRequest {
+  /** The proxy's name: instance-id and hostname in the guest, and the ISO's file name. */
+  name: string;
+  /** The request's cloud-init, written as its UTF-8 bytes. */
+  userData: string;
+  /** Extra vendor-data from the profile, if any. */
+  vendorData?: string;
+  installGuestAgent: boolean;
+  /** Timestamp of every date in the image; fixed for reproducible output. Defaults to the current time. */
+  now?: Date;
+}
+
+const encoder = new TextEncoder();
+// With the u flag this matches only unpaired surrogates, which have no UTF-8 form.
+const LONE_SURROGATE = /[\uD800-\uDFFF]/u;
+// A line break would add keys to meta-data; other control characters are no hostname either.
+const CONTROL_CHARACTER = /\p{Cc}/u;
+
+export function buildSeedIso(request: SeedRequest): Uint8Array {
+  const { name, userData } = request;
+  if (name === '') throw permanent('The seed ISO needs an instance name, and the name is empty.', 'Give the proxy a name.');
+  if (CONTROL_CHARACTER.test(name) || name.includes('/')) {
+    throw permanent(
+      'The proxy name contains a control character or "/", which cannot go into the seed.',
+      'Use letters, digits and dashes in the proxy name.',
+    );
+  }
+  if (LONE_SURROGATE.test(userData)) {
+    throw permanent(
+      'The cloud-init text is not valid Unicode (it has an unpaired surrogate), so it cannot be written byte for byte.',
+      'Re-save the cloud-init text as UTF-8 and try again.',
+    );
+  }
+  const vendorData = buildVendorData(request.vendorData ?? '', request.installGuestAgent);
+  return buildIso(
+    [
+      { name: 'user-data', bytes: encoder.encode(userData) },
+      { name: 'meta-data', bytes: encoder.encode(metaData(name)) },
+      // Always present, even empty, so cloud-init does not look for vendor-data elsewhere.
+      { name: 'vendor-data', bytes: encoder.encode(vendorData) },
+    ],
+    { volumeId: SEED_LABEL, now: request.now ?? new Date(), applicationId: 'EGRESS DESK' },
+  );
+}
+
+/** meta-data: the instance id (a new one makes cloud-init run again) and the hostname, both the name. */
+export function metaData(name: string): string {
+  return `instance-id: ${name}\nlocal-hostname: ${name}\n`;
+}
+
+/** The seed's file name on the ISO storage; Proxmox's upload requires the .iso suffix (F12). */
+export function seedIsoName(name: string): string {
+  return `${name}-seed.iso`;
+}
+
+/** The volume id the VM's ide2 CD-ROM refers to. */
+export function seedVolumeId(isoStorage: string, name: string): string {
+  return `${isoStorage}:iso/${seedIsoName(name)}`;
+}

@@ -1,0 +1,94 @@
+/**
+ * Debian's own ISO readers, driven from tests: blkid (util-linux), isoinfo
+ * (genisoimage package) and xorriso. A missing tool makes its tests skip
+ * with the reason printed; CI installs them with apt (genisoimage, xorriso).
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, chmodSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export const tools = {
+  blkid: '/usr/sbin/blkid',
+  isoinfo: '/usr/bin/isoinfo',
+  xorriso: '/usr/bin/xorriso',
+  genisoimage: '/usr/bin/genisoimage',
+  python3: 'python3',
+} as const;
+
+export type Tool = keyof typeof tools;
+
+function works(tool: Tool): boolean {
+  if (tools[tool].startsWith('/') && !existsSync(tools[tool])) return false;
+  try {
+    execFileSync(tools[tool], [tool === 'blkid' ? '-V' : tool === 'isoinfo' ? '-version' : '--version'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Why a test using `tool` cannot run, or undefined when it can; the reason is printed once. */
+export function missing(tool: Tool): string | undefined {
+  if (works(tool)) return undefined;
+  const reason = `${tools[tool]} is not installed (apt-get install ${tool === 'isoinfo' || tool === 'genisoimage' ? 'genisoimage' : tool === 'blkid' ? 'util-linux' : tool}): skipping the tests that need it`;
+  console.log(reason);
+  return reason;
+}
+
+const BIG = 64 * 1024 * 1024;
+
+export function scratchDir(): { path: string; remove(): void } {
+  const path = mkdtempSync(join(tmpdir(), 'egress-seed-'));
+  return {
+    path,
+    remove() {
+      // xorriso restores the image's read-only modes; make them writable again to delete.
+      const unlock = (p: string) => {
+        chmodSync(p, 0o755);
+        if (statSync(p).isDirectory()) for (const child of readdirSync(p)) unlock(join(p, child));
+      };
+      unlock(path);
+      rmSync(path, { recursive: true, force: true });
+    },
+  };
+}
+
+export function writeImage(dir: string, name: string, image: Uint8Array): string {
+  const file = join(dir, name);
+  writeFileSync(file, image);
+  return file;
+}
+
+/** `blkid -p -o export`: probes the file itself (no cache) and prints KEY=value lines. */
+export function blkid(file: string): Record<string, string> {
+  const out = execFileSync(tools.blkid, ['-p', '-o', 'export', file], { encoding: 'utf8' });
+  return Object.fromEntries(
+    out
+      .trim()
+      .split('\n')
+      .map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]),
+  );
+}
+
+/** `isoinfo -R -f`: every path in the image, by its Rock Ridge name. */
+export function isoinfoPaths(file: string): string[] {
+  return execFileSync(tools.isoinfo, ['-R', '-f', '-i', file], { encoding: 'utf8' }).split('\n').filter(Boolean).sort();
+}
+
+/** `isoinfo -R -x`: one file's bytes, extracted by its Rock Ridge path. */
+export function isoinfoExtract(file: string, path: string): Buffer {
+  return execFileSync(tools.isoinfo, ['-R', '-i', file, '-x', path], { maxBuffer: BIG });
+}
+
+/** `xorriso -osirrox on -extract / dir`: the whole tree restored to disk, read back by name. */
+export function xorrisoExtract(file: string, into: string): Map<string, Buffer> {
+  const out = join(into, 'extracted');
+  execFileSync(tools.xorriso, ['-indev', file, '-osirrox', 'on', '-extract', '/', out], { stdio: 'ignore' });
+  return new Map(readdirSync(out).map((name) => [name, readFileSync(join(out, name))]));
+}
+
+/** `genisoimage -iso-level 3 -R -V cidata`: how Proxmox itself builds a seed, from a directory. */
+export function genisoimage(sourceDir: string, output: string): void {
+  execFileSync(tools.genisoimage, ['-quiet', '-iso-level', '3', '-R', '-V', 'cidata', '-o', output, sourceDir], { stdio: 'ignore' });
+}
