@@ -4,6 +4,7 @@
  * can act on and the facts gathered so far.
  */
 import { ApiError, TlsVerificationError, TokenFileError, TransportError, isNoSuchStorage } from '../pve/errors';
+import { readToken } from '../pve/token';
 import type { CallOptions, CoreContext } from './context';
 import { isTemplate } from './resources';
 
@@ -47,10 +48,10 @@ export async function check(ctx: CoreContext, options: CallOptions = {}): Promis
 async function checkNode(ctx: CoreContext, node: string, signal?: AbortSignal): Promise<NodeCheck> {
   const started = Date.now();
   const details: Record<string, string> = { isoStorage: ctx.profile.isoStorage };
-  if (ctx.profile.token.kind === 'keychain') details.tokenID = ctx.profile.token.tokenId;
   let reason: CheckReason = 'Reachable';
   let message = '';
   try {
+    details.tokenID = await tokenId(ctx);
     await probeNode(ctx, node, details, signal);
   } catch (e) {
     reason = signal?.aborted ? 'Timeout' : reasonOf(e);
@@ -67,6 +68,12 @@ async function checkNode(ctx: CoreContext, node: string, signal?: AbortSignal): 
   };
   ctx.log.info('proxmox node checked', { node, ready: result.ready, reason, latencyMs: result.latencyMs });
   return result;
+}
+
+/** Only the part before `=`: the secret is dropped at once. A missing or malformed file fails before any request. */
+async function tokenId(ctx: CoreContext): Promise<string> {
+  const token = ctx.profile.token;
+  return token.kind === 'secret' ? token.tokenId : (await readToken(token)).tokenId;
 }
 
 /** Fills details as facts arrive, so a late failure still reports what came before. */

@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { permanent } from './errors';
+import type { TlsChoice } from '../pve/tls-choice';
 import { MAX_VMID, MIN_VMID } from './ids';
 
 const nodeName = z.string().regex(/^[a-z0-9]([a-z0-9-]*[a-z0-9])?$/, 'must be a Proxmox node name (lower-case letters, digits, dashes)');
@@ -30,20 +31,24 @@ const machineType = z.object({
   diskGiB: z.number().int().nonnegative().optional(),
 });
 
-/** How the client checks the node's certificate (the client's TlsChoice). */
-export const TlsChoice = z.discriminatedUnion('mode', [
-  z.object({ mode: z.literal('system') }),
-  z.object({ mode: z.literal('ca'), caPem: z.string().min(1) }),
-  z.object({
-    mode: z.literal('fingerprint'),
-    sha256: z.string().regex(/^([0-9A-Fa-f]{2}:){31}[0-9A-Fa-f]{2}$/, 'must be a SHA-256 fingerprint'),
-  }),
-]);
+/** How the client checks the node's certificate: the client's TlsChoice, as data. */
+export const TlsChoiceSchema = z
+  .discriminatedUnion('mode', [
+    z.object({ mode: z.literal('system') }),
+    z.object({ mode: z.literal('ca'), caPem: z.string().min(1) }),
+    z.object({ mode: z.literal('pin'), fingerprint: z.string().min(1) }),
+    z.object({ mode: z.literal('insecure') }),
+  ])
+  .and(z.object({ serverName: z.string().min(1).optional() }));
 
-/** Where the client gets the API token (the client's TokenSource). The secret itself never sits in a profile. */
-export const TokenSource = z.discriminatedUnion('kind', [
+/**
+ * Where the API token comes from: the client's TokenSource, as data. For
+ * `secret` the profile holds only the token id; the secret stays in the
+ * keychain and is handed to the client by main.
+ */
+export const TokenChoiceSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('file'), path: z.string().min(1) }),
-  z.object({ kind: z.literal('keychain'), tokenId: z.string().regex(/^[^@\s]+@[^!\s]+![^=\s]+$/, 'must be user@realm!tokenid') }),
+  z.object({ kind: z.literal('secret'), tokenId: z.string().regex(/^[^\s@!=]+@[^\s@!=]+![^\s@!=]+$/, 'must be user@realm!tokenid') }),
 ]);
 
 export const ProfileSchema = z.object({
@@ -62,8 +67,8 @@ export const ProfileSchema = z.object({
   requestTimeoutSeconds: z.number().nonnegative().default(30),
   vendorData: z.string().optional(),
   installGuestAgent: z.boolean().default(true),
-  tls: TlsChoice,
-  token: TokenSource,
+  tls: TlsChoiceSchema,
+  token: TokenChoiceSchema,
 });
 
 export type Profile = z.output<typeof ProfileSchema>;
@@ -80,3 +85,7 @@ export function parseProfile(input: unknown): Profile {
     'Fix every field listed, then save the profile again.',
   );
 }
+
+// The profile's TLS choice is handed to the client as is.
+const _tlsMatchesClient: (t: z.output<typeof TlsChoiceSchema>) => TlsChoice = (t) => t;
+void _tlsMatchesClient;
