@@ -3,13 +3,13 @@
  * opens the one window, and binds the contract to IPC; everything the app
  * does lives in the plain-Node composition root (app/compose.ts).
  */
-import { app, BrowserWindow, session, shell } from 'electron';
+import { app, BrowserWindow, protocol, session, shell } from 'electron';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { composeApp } from './app/compose';
 import { nodeRuntime } from './app/runtime-info';
 import { bindIpc } from './ipc/bind-electron';
 import { createLogger } from './log/logger';
+import { APP_INDEX_URL, APP_ORIGIN, appSchemePrivileges, serveAppProtocol } from './security/app-protocol';
 import { lockNavigation } from './security/navigation';
 import { denyAllPermissions } from './security/permissions';
 import { enforceCsp } from './security/session-csp';
@@ -17,14 +17,17 @@ import { secureWindowOptions } from './security/window-options';
 
 const isDev = !app.isPackaged && Boolean(process.env.ELECTRON_RENDERER_URL);
 const logger = createLogger({ level: isDev ? 'debug' : 'info' });
-const rendererIndex = join(import.meta.dirname, '../renderer/index.html');
+const rendererRoot = join(import.meta.dirname, '../renderer');
 const preloadPath = join(import.meta.dirname, '../preload/index.cjs');
 
-/** The only pages our window may show: the dev server in development, our index.html otherwise. */
+/** The only pages our window may show: the dev server in development, our app:// origin otherwise. */
 export function isAppUrl(url: string): boolean {
-  if (isDev && process.env.ELECTRON_RENDERER_URL) return url.startsWith(new URL(process.env.ELECTRON_RENDERER_URL).origin + '/');
-  return url.split('#')[0] === pathToFileURL(rendererIndex).href;
+  const origin = isDev && process.env.ELECTRON_RENDERER_URL ? new URL(process.env.ELECTRON_RENDERER_URL).origin : APP_ORIGIN;
+  return url.startsWith(origin + '/');
 }
+
+// Must happen before the app is ready: app:// behaves like a secure https origin.
+protocol.registerSchemesAsPrivileged([appSchemePrivileges]);
 
 // Checklist item 4: the sandbox for every renderer, not only the ones we configure.
 app.enableSandbox();
@@ -37,6 +40,7 @@ if (!app.requestSingleInstanceLock()) {
   void app.whenReady().then(() => {
     denyAllPermissions(session.defaultSession);
     enforceCsp(session.defaultSession);
+    serveAppProtocol(protocol, rendererRoot);
 
     const composed = composeApp({ mode: 'electron', version: app.getVersion(), runtime: nodeRuntime(), logger });
     const window = new BrowserWindow(secureWindowOptions(preloadPath, isDev));
@@ -52,7 +56,7 @@ if (!app.requestSingleInstanceLock()) {
     });
 
     if (isDev && process.env.ELECTRON_RENDERER_URL) void window.loadURL(process.env.ELECTRON_RENDERER_URL);
-    else void window.loadFile(rendererIndex);
+    else void window.loadURL(APP_INDEX_URL);
   });
 
   app.on('window-all-closed', () => app.quit());

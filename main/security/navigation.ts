@@ -15,7 +15,17 @@ export function lockNavigation(contents: WebContents, isAppUrl: (url: string) =>
   });
   contents.on('will-attach-webview', (event) => event.preventDefault());
   contents.setWindowOpenHandler(({ url }) => {
-    if (/^https?:\/\//i.test(url)) openExternal(url);
+    // Checklist item 15: only well-formed web links ever reach shell.openExternal.
+    if (isWebLink(url)) openExternal(url);
     return { action: 'deny' };
   });
+}
+
+function isWebLink(url: string): boolean {
+  try {
+    const parsed = new URL(url);
+    return (parsed.protocol === 'https:' || parsed.protocol === 'http:') && parsed.hostname.length > 0;
+  } catch {
+    return false;
+  }
 }

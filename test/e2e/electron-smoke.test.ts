@@ -47,8 +47,8 @@ describe.skipIf(skipReason !== undefined)('the real Electron app', () => {
         'request',
         'transport',
       ]);
-      const prefs = await app.evaluate(({ BrowserWindow }) => BrowserWindow.getAllWindows()[0]!.webContents.getLastWebPreferences());
-      expect(prefs).toMatchObject({ contextIsolation: true, sandbox: true, nodeIntegration: false });
+      expect(await page.evaluate(() => typeof (globalThis as { process?: unknown }).process)).toBe('undefined');
+      expect(page.url()).toBe('app://egress-desk/index.html');
     } finally {
       await app.close();
     }

@@ -26,8 +26,7 @@ describe('Electron main entry, under a stand-in electron module', () => {
     delete process.env.ELECTRON_RENDERER_URL;
     const entry = await import('../../main/index');
     await flush();
-    const loaded = fake.windows[0]?.loaded;
-    appUrl = new URL(`file://${loaded?.target ?? ''}`).href;
+    appUrl = fake.windows[0]?.loaded?.target ?? '';
     expect(entry.isAppUrl(appUrl)).toBe(true);
     void createFakeElectron;
   });
@@ -51,9 +50,18 @@ describe('Electron main entry, under a stand-in electron module', () => {
     expect(fake.app.sandboxEnabled).toBe(true);
   });
 
-  it('loads the app from its own file, not a remote URL', () => {
-    expect(fake.windows[0]!.loaded).toMatchObject({ kind: 'file' });
-    expect(fake.windows[0]!.loaded!.target).toMatch(/renderer[/\\]index\.html$/);
+  it('loads the app from its own privileged app:// scheme, not file:// or a remote URL', () => {
+    expect(fake.windows[0]!.loaded).toEqual({ kind: 'url', target: 'app://egress-desk/index.html' });
+    expect(fake.protocol.privileged).toEqual([
+      expect.objectContaining({ scheme: 'app', privileges: expect.objectContaining({ standard: true, secure: true }) }),
+    ]);
+  });
+
+  it('serves app:// only from the renderer folder', async () => {
+    const handler = fake.protocol.handlers.get('app')!;
+    expect((await handler({ url: 'app://egress-desk/../../../../etc/passwd' })).status).toBe(404);
+    expect((await handler({ url: 'app://egress-desk/%2e%2e/%2e%2e/package.json' })).status).toBe(404);
+    expect((await handler({ url: 'app://elsewhere/index.html' })).status).toBe(404);
   });
 
   it('sets a strict Content-Security-Policy header on every response', () => {

@@ -24,21 +24,29 @@ export class FakeWebContents extends EventEmitter {
   }
 }
 
+export class FakeApp extends EventEmitter {
+  isPackaged = false;
+  sandboxEnabled = false;
+  quitCalled = false;
+  enableSandbox() {
+    this.sandboxEnabled = true;
+  }
+  requestSingleInstanceLock() {
+    return true;
+  }
+  whenReady() {
+    return Promise.resolve();
+  }
+  getVersion() {
+    return '9.9.9-fake';
+  }
+  quit() {
+    this.quitCalled = true;
+  }
+}
+
 export function createFakeElectron() {
-  const app = Object.assign(new EventEmitter(), {
-    isPackaged: false,
-    sandboxEnabled: false,
-    quitCalled: false,
-    enableSandbox() {
-      app.sandboxEnabled = true;
-    },
-    requestSingleInstanceLock: () => true,
-    whenReady: () => Promise.resolve(),
-    getVersion: () => '9.9.9-fake',
-    quit() {
-      app.quitCalled = true;
-    },
-  });
+  const app = new FakeApp();
 
   const windows: FakeBrowserWindow[] = [];
   class FakeBrowserWindow extends EventEmitter {
@@ -100,6 +108,17 @@ export function createFakeElectron() {
     },
   };
 
+  const protocol = {
+    privileged: [] as unknown[],
+    handlers: new Map<string, (request: { url: string }) => Promise<Response>>(),
+    registerSchemesAsPrivileged(schemes: unknown[]) {
+      protocol.privileged.push(...schemes);
+    },
+    handle(scheme: string, handler: (request: { url: string }) => Promise<Response>) {
+      protocol.handlers.set(scheme, handler);
+    },
+  };
+
   const opened: string[] = [];
   const shell = { openExternal: (url: string) => (opened.push(url), Promise.resolve()) };
 
@@ -121,7 +140,17 @@ export function createFakeElectron() {
   };
 
   return {
-    module: { app, BrowserWindow: FakeBrowserWindow, session: { defaultSession: session }, ipcMain, shell, contextBridge, ipcRenderer },
+    module: {
+      app,
+      BrowserWindow: FakeBrowserWindow,
+      session: { defaultSession: session },
+      ipcMain,
+      protocol,
+      shell,
+      contextBridge,
+      ipcRenderer,
+    },
+    protocol,
     windows,
     session,
     ipcMainHandlers,
