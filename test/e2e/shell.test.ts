@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { chromiumMissingReason, launchChromium } from '../support/browser';
+import { screenshotPath } from '../support/screenshots';
 import { rendererMissingReason, startTestHost, type TestHost } from '../support/web-host';
 
 const skipReason = chromiumMissingReason() ?? rendererMissingReason();
@@ -56,11 +57,16 @@ describe.skipIf(skipReason !== undefined)('the app shell in browser mode', () =>
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Proxies');
   });
 
-  it('switches between light and dark themes', async () => {
+  it('switches between light and dark themes (and keeps a screenshot of each)', async () => {
+    await page.setViewportSize({ width: 1100, height: 640 });
+    await page.getByRole('button', { name: 'Overview' }).click();
     await page.getByLabel('Theme').selectOption('dark');
     expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe('dark');
+    expect(await page.evaluate(() => getComputedStyle(document.body).backgroundColor)).not.toBe('rgb(255, 255, 255)');
+    await page.screenshot({ path: screenshotPath('shell-dark.png') });
     await page.getByLabel('Theme').selectOption('light');
     expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe('light');
+    await page.screenshot({ path: screenshotPath('shell-light.png') });
   });
 
   it('ran without page errors or CSP violations, and exposes no preload API in browser mode', async () => {
