@@ -71,9 +71,10 @@ export function blkid(file: string): Record<string, string> {
   );
 }
 
-/** `isoinfo -R -f`: every path in the image, by its Rock Ridge name. */
-export function isoinfoPaths(file: string): string[] {
-  return execFileSync(tools.isoinfo, ['-R', '-f', '-i', file], { encoding: 'utf8' }).split('\n').filter(Boolean).sort();
+/** `isoinfo -R -f`: every path in the image, by its Rock Ridge name (or, with rockRidge false, its plain ISO 9660 name). */
+export function isoinfoPaths(file: string, rockRidge = true): string[] {
+  const args = [...(rockRidge ? ['-R'] : []), '-f', '-i', file];
+  return execFileSync(tools.isoinfo, args, { encoding: 'utf8' }).split('\n').filter(Boolean).sort();
 }
 
 /** `isoinfo -R -x`: one file's bytes, extracted by its Rock Ridge path. */

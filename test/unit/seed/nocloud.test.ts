@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ProviderError } from '../../../main/core/provider/errors';
 import { GUEST_AGENT_SCRIPT } from '../../../main/core/seed/guest-agent-script';
@@ -66,6 +67,30 @@ describe('buildSeedIso', () => {
       now: new Date(now.getTime() + 1000),
     });
     expect(Buffer.from(a).equals(Buffer.from(later))).toBe(false);
+  });
+});
+
+describe('buildSeedIso, for any user-data (property, in process)', () => {
+  it('writes any well-formed text as its exact UTF-8 bytes', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary', maxLength: 5000 }), (userData) => {
+        const files = seed({ userData });
+        expect(Buffer.compare(files.get('user-data')!, new TextEncoder().encode(userData))).toBe(0);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('writes any run of UTF-16 units byte for byte, or refuses it when it has no UTF-8 form', () => {
+    const codeUnit = fc.nat(0xffff).map((n) => String.fromCharCode(n));
+    fc.assert(
+      fc.property(fc.string({ unit: codeUnit, maxLength: 200 }), (userData) => {
+        const wellFormed = Buffer.from(userData, 'utf8').toString('utf8') === userData;
+        if (wellFormed) expect(Buffer.compare(seed({ userData }).get('user-data')!, Buffer.from(userData, 'utf8'))).toBe(0);
+        else expect(() => seed({ userData })).toThrow(ProviderError);
+      }),
+      { numRuns: 300 },
+    );
   });
 });
 
