@@ -101,3 +101,9 @@ export class TaskFailedError extends ClassifiedError {
     super(`Task ${upid} failed: ${exitstatus}`);
   }
 }
+
+/** The app asked for something the client refuses to send (e.g. a file name that would break the multipart header). */
+export class InvalidRequestError extends ClassifiedError {
+  override readonly name = 'InvalidRequestError';
+  readonly failureClass = 'permanent';
+}

@@ -1,0 +1,147 @@
+/**
+ * The Proxmox VE API client: PveApi over HTTPS (undici, HTTP/1.1, a
+ * keep-alive pool). Each method names its endpoint and its schema; the
+ * transport does the rest.
+ */
+import type { z } from 'zod';
+import type { PveApi } from './api';
+import { readData } from './answer';
+import type { CallSite } from './failures';
+import { isoUploadBody } from './multipart';
+import { fillPath } from './path';
+import * as S from './schemas';
+import { createTransport, type Exchange, type TransportOptions } from './transport';
+
+export type PveClientOptions = TransportOptions;
+export type PveClient = PveApi & { close(): Promise<void> };
+
+export function createPveClient(options: PveClientOptions): PveClient {
+  const transport = createTransport(options);
+
+  async function call<Sch extends z.ZodType>(schema: Sch, ex: Exchange, whole = false): Promise<z.output<Sch>> {
+    const body = await transport.send(ex);
+    const site: CallSite = { method: ex.method, path: fillPath(ex.template, ex.params) };
+    return readData(schema, body, site, whole);
+  }
+
+  const vm = (node: string, vmid: number) => ({ node, vmid });
+
+  return {
+    version: (o) => call(S.VersionSchema, { method: 'GET', template: '/version', signal: o?.signal }),
+    nodes: (o) => call(S.NodesSchema, { method: 'GET', template: '/nodes', signal: o?.signal }),
+    clusterStatus: (o) => call(S.ClusterStatusSchema, { method: 'GET', template: '/cluster/status', signal: o?.signal }),
+    clusterResources: (type, o) =>
+      call(S.ClusterResourcesSchema, { method: 'GET', template: '/cluster/resources', query: { type }, signal: o?.signal }),
+    nodeStatus: (node, o) =>
+      call(S.NodeStatusSchema, { method: 'GET', template: '/nodes/{node}/status', params: { node }, signal: o?.signal }),
+    storageList: (node, o) =>
+      call(S.StorageListSchema, { method: 'GET', template: '/nodes/{node}/storage', params: { node }, signal: o?.signal }),
+    storageStatus: (node, storage, o) =>
+      call(S.StorageStatusSchema, {
+        method: 'GET',
+        template: '/nodes/{node}/storage/{storage}/status',
+        params: { node, storage },
+        signal: o?.signal,
+      }),
+    storageContent: (node, storage, content, o) =>
+      call(S.StorageContentSchema, {
+        method: 'GET',
+        template: '/nodes/{node}/storage/{storage}/content',
+        params: { node, storage },
+        query: { content },
+        signal: o?.signal,
+      }),
+    uploadIso: async (node, storage, filename, bytes, o) =>
+      call(S.UpidSchema, {
+        method: 'POST',
+        template: '/nodes/{node}/storage/{storage}/upload',
+        params: { node, storage },
+        upload: isoUploadBody(filename, bytes),
+        signal: o?.signal,
+      }),
+    deleteVolume: (node, storage, volid, o) =>
+      call(S.UpidSchema, {
+        method: 'DELETE',
+        template: '/nodes/{node}/storage/{storage}/content/{volid}',
+        params: { node, storage, volid },
+        signal: o?.signal,
+      }),
+    vmConfig: (node, vmid, o) =>
+      call(S.VmConfigSchema, { method: 'GET', template: '/nodes/{node}/qemu/{vmid}/config', params: vm(node, vmid), signal: o?.signal }),
+    setVmConfig: async (node, vmid, params, o) => {
+      // Synchronous: Proxmox answers `{data: null}`; nothing to read.
+      await transport.send({
+        method: 'PUT',
+        template: '/nodes/{node}/qemu/{vmid}/config',
+        params: vm(node, vmid),
+        form: params,
+        signal: o?.signal,
+      });
+    },
+    clone: (node, vmid, p, o) => {
+      const form: Record<string, string | number> = { newid: p.newid, name: p.name, description: p.description, full: p.full };
+      if (p.storage !== undefined) form.storage = p.storage;
+      if (p.target !== undefined) form.target = p.target;
+      return call(S.UpidSchema, {
+        method: 'POST',
+        template: '/nodes/{node}/qemu/{vmid}/clone',
+        params: vm(node, vmid),
+        form,
+        signal: o?.signal,
+      });
+    },
+    resize: (node, vmid, disk, size, o) =>
+      call(S.UpidSchema, {
+        method: 'PUT',
+        template: '/nodes/{node}/qemu/{vmid}/resize',
+        params: vm(node, vmid),
+        form: { disk, size },
+        signal: o?.signal,
+      }),
+    start: (node, vmid, o) =>
+      call(S.UpidSchema, { method: 'POST', template: '/nodes/{node}/qemu/{vmid}/status/start', params: vm(node, vmid), signal: o?.signal }),
+    stop: (node, vmid, o) =>
+      call(S.UpidSchema, { method: 'POST', template: '/nodes/{node}/qemu/{vmid}/status/stop', params: vm(node, vmid), signal: o?.signal }),
+    vmStatus: (node, vmid, o) =>
+      call(S.VmStatusSchema, {
+        method: 'GET',
+        template: '/nodes/{node}/qemu/{vmid}/status/current',
+        params: vm(node, vmid),
+        signal: o?.signal,
+      }),
+    destroy: (node, vmid, o) =>
+      call(S.UpidSchema, {
+        method: 'DELETE',
+        template: '/nodes/{node}/qemu/{vmid}',
+        params: vm(node, vmid),
+        query: { purge: 1, 'destroy-unreferenced-disks': 1 },
+        signal: o?.signal,
+      }),
+    taskStatus: (node, upid, o) =>
+      call(S.TaskStatusSchema, { method: 'GET', template: '/nodes/{node}/tasks/{upid}/status', params: { node, upid }, signal: o?.signal }),
+    taskLog: (node, upid, range, o) =>
+      call(
+        S.TaskLogAnswerSchema,
+        {
+          method: 'GET',
+          template: '/nodes/{node}/tasks/{upid}/log',
+          params: { node, upid },
+          query: { start: range?.start, limit: range?.limit },
+          signal: o?.signal,
+        },
+        true,
+      ),
+    agentNetworkInterfaces: (node, vmid, o) =>
+      call(S.AgentNetworkSchema, {
+        method: 'GET',
+        template: '/nodes/{node}/qemu/{vmid}/agent/network-get-interfaces',
+        params: vm(node, vmid),
+        signal: o?.signal,
+      }),
+    network: (node, type, o) =>
+      call(S.NetworkSchema, { method: 'GET', template: '/nodes/{node}/network', params: { node }, query: { type }, signal: o?.signal }),
+    permissions: (path, o) =>
+      call(S.PermissionsSchema, { method: 'GET', template: '/access/permissions', query: { path }, signal: o?.signal }),
+    close: () => transport.close(),
+  };
+}
