@@ -1,48 +1,24 @@
 /**
- * The IPC contract: the one place where a channel or an event is declared.
+ * The IPC contract: the one place where every channel and event is listed.
  *
- * A request channel has an input and an output schema; an event has a payload
- * schema. Main validates every input before its handler runs; the preload and
- * the browser-mode bridge are generated from the names below. Types are
+ * Each area declares its channels (input and output schemas) and events
+ * (payload schemas) in `channels/<area>.ts`; this file joins them. Main
+ * validates every input before its handler runs; the preload and the
+ * browser-mode bridge are generated from the names below. Types are
  * inferred from the schemas and never written a second time.
  */
-import { z } from 'zod';
+import type { z } from 'zod';
+import { appChannels, appEvents } from './channels/app';
 
-const MAX_TEXT = 4096;
-const text = (max = MAX_TEXT) => z.string().max(max);
-const noInput = z.object({}).strict();
-
-export const AppInfo = z
-  .object({
-    name: z.string(),
-    version: z.string(),
-    /** `electron` inside the desktop shell, `browser` when served by the loopback host. */
-    mode: z.enum(['electron', 'browser']),
-    runtime: z.object({ node: z.string(), electron: z.string().nullable(), chrome: z.string().nullable(), platform: z.string() }).strict(),
-  })
-  .strict();
-export type AppInfo = z.infer<typeof AppInfo>;
-
-export const AppStatus = z
-  .object({
-    /** Seconds since main started: proves events flow. */
-    uptimeSeconds: z.number().nonnegative(),
-    at: z.string(),
-  })
-  .strict();
-export type AppStatus = z.infer<typeof AppStatus>;
+export { AppInfo, AppStatus } from './channels/app';
 
 export const channels = {
-  /** Name, version and runtime of the app. */
-  'app.version': { input: noInput, output: AppInfo },
-  /** Echo a short text back: the transport's round-trip check. */
-  'app.echo': { input: z.object({ text: text(256) }).strict(), output: z.object({ text: z.string() }).strict() },
-} as const satisfies Record<string, { input: z.ZodType; output: z.ZodType }>;
+  ...appChannels,
+} as const;
 
 export const events = {
-  /** Pushed by main every few seconds and on demand: the renderer's liveness signal. */
-  'app.status': AppStatus,
-} as const satisfies Record<string, z.ZodType>;
+  ...appEvents,
+} as const;
 
 export type Channels = typeof channels;
 export type ChannelName = keyof Channels;

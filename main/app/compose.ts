@@ -7,6 +7,7 @@ import type { AppInfo } from '../../shared/contract';
 import { createEventBus, type EventBus } from '../ipc/event-bus';
 import { createRouter, type Handlers, type Router } from '../ipc/router';
 import type { Logger } from '../log/logger';
+import { appHandlers } from './app-handlers';
 
 export interface ComposeOptions {
   mode: AppInfo['mode'];
@@ -29,13 +30,9 @@ export function composeApp(options: ComposeOptions): ComposedApp {
   const startedAt = Date.now();
   const publishStatus = () => bus.publish('app.status', { uptimeSeconds: (Date.now() - startedAt) / 1000, at: new Date().toISOString() });
 
+  // One spread per area; the type makes a missing area a compile error.
   const handlers: Handlers = {
-    'app.version': () => ({ name: 'Egress Desk', version: options.version, mode: options.mode, runtime: options.runtime }),
-    'app.echo': ({ text }) => {
-      // The echo doubles as a "push now" request, so a renderer can prove the event path end to end.
-      queueMicrotask(publishStatus);
-      return { text };
-    },
+    ...appHandlers({ version: options.version, mode: options.mode, runtime: options.runtime }, publishStatus),
   };
   const router = createRouter(handlers, logger.child({ part: 'ipc' }));
 

@@ -27,6 +27,9 @@ export type Handler<C extends ChannelName> = (
 
 export type Handlers = { [C in ChannelName]: Handler<C> };
 
+/** The handlers of one area's channels (`shared/channels/<area>.ts`); compose.ts joins the areas into `Handlers`. */
+export type AreaHandlers<T> = { [C in keyof T & ChannelName]: Handler<C> };
+
 export interface Router {
   readonly channels: readonly ChannelName[];
   dispatch(channel: unknown, rawInput: unknown, ctx: RequestContext): Promise<Envelope<unknown>>;
