@@ -1,0 +1,35 @@
+/**
+ * Simulated time. Durations are written in realistic milliseconds and
+ * scaled on the way to a timer, so the demo runs at human speed and tests
+ * run the same story in milliseconds.
+ */
+export class SimClock {
+  private readonly startedAt = performance.now();
+  private readonly timers = new Set<NodeJS.Timeout>();
+
+  constructor(readonly timeScale: number) {}
+
+  /** Simulated milliseconds since the simulator started. */
+  now(): number {
+    return (performance.now() - this.startedAt) / this.timeScale;
+  }
+
+  sleep(simMs: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(
+        () => {
+          this.timers.delete(timer);
+          resolve();
+        },
+        Math.max(0, simMs * this.timeScale),
+      );
+      this.timers.add(timer);
+    });
+  }
+
+  /** Stops every pending timer; sleeps in progress never resolve (used at close). */
+  stop(): void {
+    for (const t of this.timers) clearTimeout(t);
+    this.timers.clear();
+  }
+}

@@ -1,0 +1,118 @@
+/** Per-node reads: status (the reconstructed pv1-1 answer), network, and the task status and log of any task. */
+import { fixtureJson } from '../../../fixtures';
+import { WholeBody, type Route, type RouteRequest } from '../context';
+import { textError } from '../errors';
+import { optBool, optInt, str } from '../params';
+
+const node = str;
+const BRIDGE_TYPES = new Set(['bridge', 'any_bridge', 'any_local_bridge']);
+
+/** Task reads need Sys.Audit on the node unless the token owns the task (schema `permissions`). */
+function taskOf(req: RouteRequest) {
+  const task = req.sim.tasks.get(req.path.upid!);
+  if (!task || task.node !== req.path.node) throw textError('taskMissing', 500);
+  const owner = task.tokenid ? `${task.user}!${task.tokenid}` : task.user;
+  if (owner !== req.tokenId) req.sim.tokens.requireAll(req.tokenId, `/nodes/${task.node}`, ['Sys.Audit']);
+  return task;
+}
+
+export const nodeRoutes: Route[] = [
+  {
+    method: 'GET',
+    path: '/nodes/{node}/status',
+    params: { node },
+    check: ({ sim, tokenId, path }) => sim.tokens.requireAll(tokenId, `/nodes/${path.node}`, ['Sys.Audit']),
+    handle: () => fixtureJson<{ data: unknown }>('node_status')!.data,
+  },
+  {
+    method: 'GET',
+    path: '/nodes/{node}/network',
+    params: {
+      node,
+      type: {
+        type: 'string',
+        optional: true,
+        enum: [
+          'bridge',
+          'bond',
+          'eth',
+          'alias',
+          'vlan',
+          'fabric',
+          'OVSBridge',
+          'OVSBond',
+          'OVSPort',
+          'OVSIntPort',
+          'vnet',
+          'any_bridge',
+          'any_local_bridge',
+          'include_sdn',
+        ],
+      },
+    },
+    handle: ({ sim, path, params }) => {
+      const n = sim.state.node(path.node!)!;
+      const bridges = n.bridges.map((b, i) => ({
+        iface: b.iface,
+        type: 'bridge',
+        active: 1,
+        autostart: 1,
+        bridge_ports: `eno${i + 1}`,
+        bridge_stp: 'off',
+        bridge_fd: '0',
+        ...(b.vlanAware ? { bridge_vlan_aware: 1, bridge_vids: '2-4094' } : {}),
+        ...(b.cidr
+          ? { cidr: b.cidr, address: b.cidr.split('/')[0], netmask: b.cidr.split('/')[1], method: 'static' }
+          : { method: 'manual' }),
+        families: ['inet'],
+        priority: i + 3,
+      }));
+      if (params.type && BRIDGE_TYPES.has(params.type)) return bridges;
+      const eths = n.bridges.map((_, i) => ({
+        iface: `eno${i + 1}`,
+        type: 'eth',
+        active: 1,
+        method: 'manual',
+        families: ['inet'],
+        priority: i + 1,
+      }));
+      if (params.type === 'eth') return eths;
+      if (params.type) return [];
+      return [...eths, ...bridges];
+    },
+  },
+  {
+    method: 'GET',
+    path: '/nodes/{node}/tasks/{upid}/status',
+    params: { node, upid: str },
+    handle: (req) => {
+      const t = taskOf(req);
+      const out: Record<string, unknown> = {
+        upid: t.upid,
+        node: t.node,
+        pid: t.pid,
+        pstart: t.pstart,
+        starttime: t.starttime,
+        type: t.type,
+        id: t.id,
+        user: t.user,
+        status: t.status,
+      };
+      if (t.tokenid) out.tokenid = t.tokenid;
+      if (t.exitstatus !== undefined) out.exitstatus = t.exitstatus;
+      return out;
+    },
+  },
+  {
+    method: 'GET',
+    path: '/nodes/{node}/tasks/{upid}/log',
+    params: { node, upid: str, start: optInt, limit: optInt, download: optBool },
+    handle: (req) => {
+      const t = taskOf(req);
+      const start = Number(req.params.start ?? 0);
+      const limit = Number(req.params.limit ?? 50);
+      const lines = t.log.slice(start, start + limit).map((text, i) => ({ n: start + i + 1, t: text }));
+      return new WholeBody({ data: lines, total: t.log.length });
+    },
+  },
+];

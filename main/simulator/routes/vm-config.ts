@@ -1,0 +1,162 @@
+/**
+ * VM config read and write. A write is synchronous and refused under any
+ * lock (F7); tags are folded and checked (F9); attaching ide2 appends it to
+ * the boot order (F19); the description is kept verbatim (F10).
+ */
+import { createHash } from 'node:crypto';
+import type { Route, RouteRequest } from '../context';
+import { fieldText, paramError, vmLocked } from '../errors';
+import { isTrue, optBool, optInt, optStr, type ParamSpec } from '../params';
+import { requireVm, vmOf, vmPathParams } from './vm-common';
+
+const TAG = /^[a-z0-9_][a-z0-9_\-+.]*$/;
+const INTEGER_KEYS = new Set([
+  'cores',
+  'sockets',
+  'vcpus',
+  'cpuunits',
+  'balloon',
+  'shares',
+  'onboot',
+  'protection',
+  'numa',
+  'kvm',
+  'acpi',
+  'tablet',
+]);
+
+const CONFIG_PARAMS: Record<string, ParamSpec> = {
+  ...vmPathParams,
+  name: optStr,
+  description: optStr,
+  cores: optInt,
+  sockets: optInt,
+  vcpus: optInt,
+  memory: optStr,
+  balloon: optInt,
+  agent: optStr,
+  tags: optStr,
+  boot: optStr,
+  onboot: optBool,
+  ostype: optStr,
+  cpu: optStr,
+  cpuunits: optInt,
+  bios: optStr,
+  machine: optStr,
+  scsihw: optStr,
+  vga: optStr,
+  meta: optStr,
+  vmgenid: optStr,
+  smbios1: optStr,
+  numa: optBool,
+  protection: optBool,
+  hotplug: optStr,
+  kvm: optBool,
+  acpi: optBool,
+  tablet: optBool,
+  startup: optStr,
+  digest: optStr,
+  delete: optStr,
+  revert: optStr,
+  skiplock: optBool,
+  ciuser: optStr,
+  cipassword: optStr,
+  citype: optStr,
+  sshkeys: optStr,
+  nameserver: optStr,
+  searchdomain: optStr,
+  efidisk0: optStr,
+  tpmstate0: optStr,
+  args: optStr,
+  cpulimit: optStr,
+};
+
+const INDEXED: [RegExp, ParamSpec][] = [
+  /^net\d+$/,
+  /^ide[0-3]$/,
+  /^scsi([0-9]|[12][0-9]|30)$/,
+  /^virtio([0-9]|1[0-5])$/,
+  /^sata[0-5]$/,
+  /^serial[0-3]$/,
+  /^ipconfig\d+$/,
+  /^unused\d+$/,
+].map((re) => [re, optStr]);
+
+/** The privilege each key needs beyond the route's `check_any` (PVE checks per changed option). */
+function privilegeFor(key: string, value: string): string {
+  if (key === 'cores' || key === 'sockets' || key === 'vcpus' || key === 'cpu' || key === 'cpuunits' || key === 'cpulimit')
+    return 'VM.Config.CPU';
+  if (key === 'memory' || key === 'balloon') return 'VM.Config.Memory';
+  if (/^net\d+$/.test(key)) return 'VM.Config.Network';
+  if (/^(ide|scsi|virtio|sata)\d+$/.test(key)) return value.includes('media=cdrom') ? 'VM.Config.CDROM' : 'VM.Config.Disk';
+  if (/^(ci|ipconfig|sshkeys|nameserver|searchdomain)/.test(key)) return 'VM.Config.Cloudinit';
+  if (['bios', 'machine', 'scsihw', 'vga', 'serial0', 'efidisk0', 'tpmstate0'].includes(key)) return 'VM.Config.HWType';
+  return 'VM.Config.Options';
+}
+
+function foldTags(raw: string): string {
+  const tags = raw
+    .split(/[;,\s]+/)
+    .filter((t) => t.length > 0)
+    .map((t) => t.toLowerCase());
+  if (tags.some((t) => !TAG.test(t))) throw paramError({ tags: fieldText('tagInvalid') });
+  return tags.join(';');
+}
+
+export function digestOf(config: Record<string, unknown>): string {
+  return createHash('sha1').update(JSON.stringify(config)).digest('hex');
+}
+
+function writeConfig(req: RouteRequest): null {
+  const vm = vmOf(req);
+  const { node: _n, vmid: _v, digest: _d, skiplock, delete: toDelete, ...changes } = req.params;
+  for (const [key, value] of Object.entries(changes)) requireVm(req, [privilegeFor(key, value)]);
+  if (vm.lock && !isTrue(skiplock)) throw vmLocked(vm.lock);
+  const removed = new Set((toDelete ?? '').split(/[,;\s]+/).filter(Boolean));
+  const next = Object.fromEntries(Object.entries(vm.config).filter(([key]) => !removed.has(key)));
+  for (const [key, value] of Object.entries(changes))
+    next[key] = key === 'tags' ? foldTags(value) : INTEGER_KEYS.has(key) ? Number(value) : value;
+  const boot = String(next.boot ?? '');
+  if (changes.ide2 && boot.startsWith('order=') && !boot.split(/[=;]/).includes('ide2')) next.boot = `${boot};ide2`;
+  vm.config = next;
+  return null;
+}
+
+export const vmConfigRoutes: Route[] = [
+  {
+    method: 'GET',
+    path: '/nodes/{node}/qemu/{vmid}/config',
+    params: { ...vmPathParams, current: optBool, snapshot: optStr },
+    check: (req) => requireVm(req, ['VM.Audit']),
+    handle: (req) => {
+      const vm = vmOf(req);
+      const out: Record<string, unknown> = { ...vm.config };
+      if (vm.template) out.template = 1;
+      if (vm.lock) out.lock = vm.lock;
+      out.digest = digestOf(out);
+      return out;
+    },
+  },
+  {
+    method: 'PUT',
+    path: '/nodes/{node}/qemu/{vmid}/config',
+    params: CONFIG_PARAMS,
+    indexed: INDEXED,
+    check: (req) =>
+      requireVm(
+        req,
+        [
+          'VM.Config.Disk',
+          'VM.Config.CDROM',
+          'VM.Config.CPU',
+          'VM.Config.Memory',
+          'VM.Config.Network',
+          'VM.Config.HWType',
+          'VM.Config.Options',
+          'VM.Config.Cloudinit',
+        ],
+        'any',
+      ),
+    handle: writeConfig,
+  },
+];

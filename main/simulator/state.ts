@@ -1,0 +1,153 @@
+/**
+ * The simulated cluster: nodes, their storages and ISO files, and every
+ * guest. Routes read and change it; tests inspect and change it directly
+ * (add a VM, set one paused, take a node down).
+ */
+import type { BridgeDefinition, ClusterDefinition, StorageDefinition, VmDefinition, VmPowerState } from './types';
+import type { SimClock } from './clock';
+
+export interface SimVm {
+  vmid: number;
+  node: string;
+  template: boolean;
+  /** The config without `lock` and `digest`, which are derived. */
+  config: Record<string, string | number>;
+  power: VmPowerState;
+  lock?: string;
+  /** The UPID of the task holding `lock`, while it runs; a lock without one is a bare config property. */
+  lockTask?: string;
+  /** Simulated ms at the last start, for uptime and the agent's delay. */
+  startedAt?: number;
+  ip?: string;
+  agent: 'reports-ip' | 'no-ip' | 'never';
+  /** A clone in progress: listed without a name and with `status: unknown` (F8). */
+  cloning: boolean;
+}
+
+export interface SimIso {
+  filename: string;
+  bytes: Uint8Array;
+  ctime: number;
+}
+
+export interface SimNode {
+  node: string;
+  online: boolean;
+  storages: Map<string, StorageDefinition>;
+  bridges: BridgeDefinition[];
+  /** storage id → file name → file. */
+  isos: Map<string, Map<string, SimIso>>;
+}
+
+export class ClusterState {
+  readonly clusterName: string | undefined;
+  readonly nodes = new Map<string, SimNode>();
+  readonly vms = new Map<number, SimVm>();
+
+  constructor(
+    definition: ClusterDefinition,
+    private readonly clock: SimClock,
+  ) {
+    this.clusterName = definition.clusterName;
+    for (const n of definition.nodes) {
+      const node: SimNode = {
+        node: n.node,
+        online: n.online ?? true,
+        storages: new Map(n.storages.map((s) => [s.storage, s])),
+        bridges: n.bridges,
+        isos: new Map(n.storages.filter((s) => s.content.split(',').includes('iso')).map((s) => [s.storage, new Map()])),
+      };
+      this.nodes.set(n.node, node);
+      for (const [storage, files] of Object.entries(n.isos ?? {}))
+        for (const f of files) this.putIso(n.node, storage, f, new Uint8Array(45056));
+      for (const vm of n.vms) this.addVm(n.node, vm);
+    }
+  }
+
+  node(name: string): SimNode | undefined {
+    return this.nodes.get(name);
+  }
+
+  vm(vmid: number): SimVm | undefined {
+    return this.vms.get(vmid);
+  }
+
+  addVm(node: string, def: VmDefinition): SimVm {
+    if (!this.nodes.has(node)) throw new Error(`no node ${node} in the simulated cluster`);
+    if (this.vms.has(def.vmid)) throw new Error(`VMID ${def.vmid} is taken`);
+    const vm: SimVm = {
+      vmid: def.vmid,
+      node,
+      template: def.template ?? false,
+      config: { ...def.config },
+      power: def.power ?? 'stopped',
+      agent: def.agent ?? 'reports-ip',
+      cloning: false,
+    };
+    if (def.lock) vm.lock = def.lock;
+    if (def.ip) vm.ip = def.ip;
+    if (vm.power === 'hibernated') vm.lock = 'suspended';
+    if (isUp(vm.power)) vm.startedAt = this.clock.now() - 3_600_000;
+    this.vms.set(def.vmid, vm);
+    return vm;
+  }
+
+  removeVm(vmid: number): boolean {
+    return this.vms.delete(vmid);
+  }
+
+  /** Sets how a VM looks: paused lists as running, hibernated is stopped with `lock: suspended`. */
+  setPower(vmid: number, power: VmPowerState): void {
+    const vm = this.mustVm(vmid);
+    if (isUp(power) && !isUp(vm.power)) vm.startedAt = this.clock.now();
+    if (!isUp(power)) delete vm.startedAt;
+    if (power === 'hibernated') vm.lock = 'suspended';
+    else if (vm.lock === 'suspended') delete vm.lock;
+    vm.power = power;
+  }
+
+  setLock(vmid: number, lock: string | undefined): void {
+    const vm = this.mustVm(vmid);
+    if (lock) vm.lock = lock;
+    else delete vm.lock;
+  }
+
+  setNodeOnline(node: string, online: boolean): void {
+    const n = this.nodes.get(node);
+    if (!n) throw new Error(`no node ${node} in the simulated cluster`);
+    n.online = online;
+  }
+
+  putIso(node: string, storage: string, filename: string, bytes: Uint8Array): void {
+    const n = this.nodes.get(node);
+    if (!n) throw new Error(`no node ${node} in the simulated cluster`);
+    const files = n.isos.get(storage) ?? new Map<string, SimIso>();
+    n.isos.set(storage, files);
+    files.set(filename, { filename, bytes, ctime: Math.floor(Date.now() / 1000) });
+  }
+
+  removeIso(node: string, storage: string, filename: string): boolean {
+    return this.nodes.get(node)?.isos.get(storage)?.delete(filename) ?? false;
+  }
+
+  iso(node: string, storage: string, filename: string): SimIso | undefined {
+    return this.nodes.get(node)?.isos.get(storage)?.get(filename);
+  }
+
+  /** The lowest free VMID at or above `from`. */
+  nextFreeVmid(from = 100): number {
+    let id = from;
+    while (this.vms.has(id)) id++;
+    return id;
+  }
+
+  private mustVm(vmid: number): SimVm {
+    const vm = this.vms.get(vmid);
+    if (!vm) throw new Error(`no VM ${vmid} in the simulated cluster`);
+    return vm;
+  }
+}
+
+export function isUp(power: VmPowerState): boolean {
+  return power === 'running' || power === 'paused' || power === 'prelaunch';
+}

@@ -1,0 +1,73 @@
+/**
+ * Every Proxmox text the simulator sends, taken from the fixtures. A text
+ * that names a VM, node, storage or field in the captured answer becomes a
+ * template: the captured value is replaced by the one at hand, so the words
+ * around it are always Proxmox's own.
+ */
+import { fixture, fixtureJson, fixtureMessage } from '../../fixtures';
+
+/** Fixture names per concept; `sim_*` ones are reconstructed by the simulator's author. */
+export const TEXT_FIXTURES = {
+  configMissing: 'err_config_missing',
+  locked: 'err_config_locked',
+  agentNotRunning: 'err_agent_not_running',
+  agentUnconfigured: 'err_agent_unconfigured',
+  vmNotRunning: 'err_agent_vm_stopped',
+  badParam: 'err_bad_param',
+  storageNoImages: 'err_clone_storage_no_images',
+  forbidden: 'err_forbidden',
+  authFailed: 'err_auth_failed',
+  noTicket: 'err_no_ticket',
+  tagInvalid: 'err_tag_invalid',
+  uploadBadName: 'err_upload_bad_name',
+  newidInUse: 'err_clone_vmid_taken',
+  noSuchStorage: 'storage_status_missing',
+  shrink: 'task_status_stopped_error',
+  paramUnknown: 'sim_err_param_unknown',
+  paramMissing: 'sim_err_param_missing',
+  paramEnum: 'sim_err_param_enum',
+  paramPattern: 'sim_err_param_pattern',
+  notImplemented: 'sim_err_not_implemented',
+  unknownNode: 'sim_err_unknown_node',
+  nodeRefused: 'err_proxy_595',
+  nodeTimeout: 'err_proxy_596',
+  destroyRunning: 'sim_err_destroy_running',
+  taskMissing: 'sim_err_task_missing',
+  alreadyRunning: 'sim_task_already_running',
+  noSuchDisk: 'sim_task_resize_no_disk',
+} as const;
+
+export type TextName = keyof typeof TEXT_FIXTURES;
+
+/** Replaces each captured value (key) by the wanted one (value), so `pv1-1`/`199999` become the request's node and VMID. */
+export function substitute(text: string, replacements: Record<string, string | number>): string {
+  let out = text;
+  for (const [captured, wanted] of Object.entries(replacements)) out = out.split(captured).join(String(wanted));
+  return out;
+}
+
+export function message(name: TextName, replacements: Record<string, string | number> = {}): string {
+  return substitute(fixtureMessage(TEXT_FIXTURES[name]), replacements);
+}
+
+/** The single per-field text of a 400 fixture (`errors: {field: text}`), with its field name. */
+export function fieldError(name: TextName): { field: string; text: string } {
+  const body = fixtureJson<{ errors?: Record<string, string> }>(TEXT_FIXTURES[name]);
+  const first = Object.entries(body?.errors ?? {})[0];
+  if (!first) throw new Error(`fixture ${TEXT_FIXTURES[name]} carries no field error`);
+  return { field: first[0], text: first[1] };
+}
+
+/** A task's failing exitstatus as a task-status fixture records it. */
+export function exitStatus(name: TextName, replacements: Record<string, string | number> = {}): string {
+  const body = fixtureJson<{ data?: { exitstatus?: string } }>(TEXT_FIXTURES[name]);
+  const text = body?.data?.exitstatus;
+  if (typeof text !== 'string') throw new Error(`fixture ${TEXT_FIXTURES[name]} carries no exitstatus`);
+  return substitute(text, replacements);
+}
+
+/** Status and reason phrase of a fixture whose body is empty (401, 595, 596). */
+export function bare(name: TextName): { status: number; reason: string } {
+  const f = fixture(TEXT_FIXTURES[name]);
+  return { status: f.status, reason: f.reason };
+}
