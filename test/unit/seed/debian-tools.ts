@@ -3,7 +3,7 @@
  * (genisoimage package) and xorriso. A missing tool makes its tests skip
  * with the reason printed; CI installs them with apt (genisoimage, xorriso).
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, chmodSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -82,11 +82,16 @@ export function isoinfoExtract(file: string, path: string): Buffer {
   return execFileSync(tools.isoinfo, ['-R', '-i', file, '-x', path], { maxBuffer: BIG });
 }
 
-/** `xorriso -osirrox on -extract / dir`: the whole tree restored to disk, read back by name. */
-export function xorrisoExtract(file: string, into: string): Map<string, Buffer> {
+/**
+ * `xorriso -osirrox on -extract / dir`: the whole tree restored to disk, read
+ * back by name, with xorriso's complaints (its WARNING, SORRY, FAILURE lines).
+ */
+export function xorrisoExtract(file: string, into: string): { files: Map<string, Buffer>; complaints: string[] } {
   const out = join(into, 'extracted');
-  execFileSync(tools.xorriso, ['-indev', file, '-osirrox', 'on', '-extract', '/', out], { stdio: 'ignore' });
-  return new Map(readdirSync(out).map((name) => [name, readFileSync(join(out, name))]));
+  const run = spawnSync(tools.xorriso, ['-indev', file, '-osirrox', 'on', '-extract', '/', out], { encoding: 'utf8' });
+  if (run.status !== 0) throw new Error(`xorriso exited ${run.status}: ${run.stderr}`);
+  const complaints = `${run.stdout}\n${run.stderr}`.split('\n').filter((line) => /: (WARNING|SORRY|FAILURE|FATAL|MISHAP) :/.test(line));
+  return { files: new Map(readdirSync(out).map((name) => [name, readFileSync(join(out, name))])), complaints };
 }
 
 /** `genisoimage -iso-level 3 -R -V cidata`: how Proxmox itself builds a seed, from a directory. */
