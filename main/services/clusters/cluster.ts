@@ -1,0 +1,64 @@
+/**
+ * A connected cluster as the services see it: a validated profile, its
+ * Proxmox client and its provider. The profile service builds them from
+ * the stored profiles (and the demo simulator); health, inventory, tasks
+ * and cleanup only ever look clusters up here.
+ */
+import type { Profile, Provider } from '../../core';
+import type { PveApi } from '../../core/pve/api';
+import { AppError } from '../../ipc/app-error';
+
+export interface Cluster {
+  /** The profile's id. */
+  id: string;
+  /** The profile's display name. */
+  name: string;
+  profile: Profile;
+  api: PveApi;
+  provider: Provider;
+  /** True for the built-in simulated cluster. */
+  demo: boolean;
+}
+
+export interface ClusterDirectory {
+  list(): Cluster[];
+  /** Throws a not-found AppError for an unknown id. */
+  get(id: string): Cluster;
+  /** Called whenever clusters are added, removed or rebuilt. */
+  subscribe(listener: () => void): () => void;
+}
+
+/** A directory whose clusters are set from outside: the profile service owns one; tests build one directly. */
+export class MutableClusterDirectory implements ClusterDirectory {
+  private readonly clusters = new Map<string, Cluster>();
+  private readonly listeners = new Set<() => void>();
+
+  list(): Cluster[] {
+    return [...this.clusters.values()];
+  }
+
+  get(id: string): Cluster {
+    const cluster = this.clusters.get(id);
+    if (!cluster)
+      throw new AppError('not-found', `There is no cluster with id "${id}".`, 'Pick a cluster from the list; it may have been removed.');
+    return cluster;
+  }
+
+  set(cluster: Cluster): void {
+    this.clusters.set(cluster.id, cluster);
+    this.notify();
+  }
+
+  remove(id: string): void {
+    if (this.clusters.delete(id)) this.notify();
+  }
+
+  subscribe(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private notify(): void {
+    for (const l of this.listeners) l();
+  }
+}
