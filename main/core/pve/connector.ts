@@ -15,6 +15,8 @@ export function createVerifyingConnector(choice: TlsChoice, connectTimeoutMs = C
     rejectUnauthorized: false,
     ca: caOption(choice),
     allowH2: false,
+    // Node would fold the name check into `authorized`; verifyPeer checks the name itself, against the override if set.
+    checkServerIdentity: () => undefined,
     // No TLS session resumption: every new connection shows its certificate to verifyPeer.
     maxCachedSessions: 0,
     timeout: connectTimeoutMs,

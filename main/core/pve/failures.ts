@@ -75,7 +75,7 @@ function tokenFileMessage(reason: TokenFileError['reason'], path: string): strin
   if (reason === 'missing') return `The token file ${path} does not exist (yet).`;
   if (reason === 'unreadable') return `The token file ${path} cannot be read.`;
   // Never quote the content: it holds the secret.
-  return `The token file ${path} is not one line of user@realm!tokenid=secret.`;
+  return `The token file ${path} is not one line of the form <user>@<realm>!<tokenid>=<secret>.`;
 }
 
 /** Proxmox answered 2xx with a body the app cannot use. Transient by the spec's default rule. */
