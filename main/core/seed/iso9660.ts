@@ -40,75 +40,82 @@ const MAX_FILE_BYTES = 0xffff_ffff;
 export function buildIso(files: readonly IsoFile[], options: IsoOptions): Uint8Array {
   checkInput(files, options);
   const { now } = options;
-  const identifiers = isoIdentifiers(files.map((f) => f.name));
-  const entries = files
-    .map((file, i) => ({ file, identifier: identifiers[i]! }))
-    .sort((a, b) => compareIdentifiers(a.identifier, b.identifier));
-
-  const er = erEntry();
-  // The directory's size does not depend on extents, so lay it out once with placeholders.
-  const rootSectors =
-    packRecords(rootRecords(entries, { root: 0, rootSize: 0, ce: 0, erLength: er.length, extents: [] }, now)).length / SECTOR_SIZE;
-  const ceSector = ROOT_SECTOR + rootSectors;
-  const extents: number[] = [];
-  let cursor = ceSector + 1;
-  for (const { file } of entries) {
-    extents.push(cursor);
-    cursor += sectorsFor(file.bytes.length);
-  }
-  const volumeSectors = cursor;
-
-  const layout = { root: ROOT_SECTOR, rootSize: rootSectors * SECTOR_SIZE, ce: ceSector, erLength: er.length, extents };
-  const image = new Uint8Array(volumeSectors * SECTOR_SIZE);
-  const rootRecord = directoryRecord({
-    identifier: Uint8Array.of(0),
-    extent: ROOT_SECTOR,
-    size: layout.rootSize,
-    directory: true,
-    when: now,
-    systemUse: new Uint8Array(0),
-  });
-  image.set(
-    primaryVolumeDescriptor({
-      volumeId: options.volumeId,
-      applicationId: options.applicationId ?? '',
-      volumeSectors,
-      pathTableSize: PATH_TABLE_SIZE,
-      lPathTableSector: L_PATH_TABLE_SECTOR,
-      mPathTableSector: M_PATH_TABLE_SECTOR,
-      rootRecord,
-      when: now,
-    }),
-    PVD_SECTOR * SECTOR_SIZE,
-  );
+  const entries = inDirectoryOrder(files);
+  const layout = planLayout(entries, now);
+  const image = new Uint8Array(layout.volumeSectors * SECTOR_SIZE);
+  image.set(primaryDescriptor(layout, options), PVD_SECTOR * SECTOR_SIZE);
   image.set(setTerminator(), (PVD_SECTOR + 1) * SECTOR_SIZE);
   image.set(rootPathTable(ROOT_SECTOR, true), L_PATH_TABLE_SECTOR * SECTOR_SIZE);
   image.set(rootPathTable(ROOT_SECTOR, false), M_PATH_TABLE_SECTOR * SECTOR_SIZE);
   image.set(packRecords(rootRecords(entries, layout, now)), ROOT_SECTOR * SECTOR_SIZE);
-  image.set(er, ceSector * SECTOR_SIZE);
-  entries.forEach(({ file }, i) => image.set(file.bytes, extents[i]! * SECTOR_SIZE));
+  image.set(erEntry(), layout.ceSector * SECTOR_SIZE);
+  entries.forEach(({ file }, i) => image.set(file.bytes, layout.extents[i]! * SECTOR_SIZE));
   return image;
 }
 
-interface Layout {
-  root: number;
-  rootSize: number;
-  ce: number;
-  erLength: number;
-  extents: readonly number[];
+interface Entry {
+  file: IsoFile;
+  identifier: string;
 }
 
-function rootRecords(entries: readonly { file: IsoFile; identifier: string }[], layout: Layout, now: Date): Uint8Array[] {
+interface Layout {
+  rootSize: number;
+  ceSector: number;
+  /** First sector of each entry's data; an empty file points at the next free sector, as genisoimage does. */
+  extents: readonly number[];
+  volumeSectors: number;
+}
+
+function inDirectoryOrder(files: readonly IsoFile[]): Entry[] {
+  const identifiers = isoIdentifiers(files.map((f) => f.name));
+  return files.map((file, i) => ({ file, identifier: identifiers[i]! })).sort((a, b) => compareIdentifiers(a.identifier, b.identifier));
+}
+
+function planLayout(entries: readonly Entry[], now: Date): Layout {
+  // A record's length does not depend on the extents in it, so placeholders give the directory's true size.
+  const placeholder: Layout = { rootSize: 0, ceSector: 0, extents: [], volumeSectors: 0 };
+  const rootSize = packRecords(rootRecords(entries, placeholder, now)).length;
+  const ceSector = ROOT_SECTOR + sectorsFor(rootSize);
+  const extents: number[] = [];
+  let next = ceSector + 1;
+  for (const { file } of entries) {
+    extents.push(next);
+    next += sectorsFor(file.bytes.length);
+  }
+  return { rootSize, ceSector, extents, volumeSectors: next };
+}
+
+function primaryDescriptor(layout: Layout, options: IsoOptions): Uint8Array {
+  return primaryVolumeDescriptor({
+    volumeId: options.volumeId,
+    applicationId: options.applicationId ?? '',
+    volumeSectors: layout.volumeSectors,
+    pathTableSize: PATH_TABLE_SIZE,
+    lPathTableSector: L_PATH_TABLE_SECTOR,
+    mPathTableSector: M_PATH_TABLE_SECTOR,
+    // The copy of the root record in the descriptor carries no Rock Ridge entries.
+    rootRecord: directoryRecord({ ...rootDirectory(layout, options.now), identifier: Uint8Array.of(0), systemUse: new Uint8Array(0) }),
+    when: options.now,
+  });
+}
+
+function rootDirectory(layout: Layout, now: Date) {
+  return { extent: ROOT_SECTOR, size: layout.rootSize, directory: true, when: now };
+}
+
+const encoder = new TextEncoder();
+
+function rootRecords(entries: readonly Entry[], layout: Layout, now: Date): Uint8Array[] {
   const dirAttributes = [pxEntry(DIRECTORY_MODE, 2), tfEntry(now)];
-  const self = concatBytes([spEntry(), rrEntry(false), ...dirAttributes, ceEntry(layout.ce, 0, layout.erLength)]);
+  const erLength = erEntry().length;
+  const self = concatBytes([spEntry(), rrEntry(false), ...dirAttributes, ceEntry(layout.ceSector, 0, erLength)]);
   const parent = concatBytes([rrEntry(false), ...dirAttributes]);
-  const dir = { extent: layout.root, size: layout.rootSize, directory: true, when: now };
   return [
-    directoryRecord({ ...dir, identifier: Uint8Array.of(0), systemUse: self }),
-    directoryRecord({ ...dir, identifier: Uint8Array.of(1), systemUse: parent }),
+    directoryRecord({ ...rootDirectory(layout, now), identifier: Uint8Array.of(0), systemUse: self }),
+    directoryRecord({ ...rootDirectory(layout, now), identifier: Uint8Array.of(1), systemUse: parent }),
     ...entries.map(({ file, identifier }, i) =>
       directoryRecord({
-        identifier: new TextEncoder().encode(identifier),
+        identifier: encoder.encode(identifier),
         extent: layout.extents[i] ?? 0,
         size: file.bytes.length,
         directory: false,

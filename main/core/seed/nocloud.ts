@@ -45,6 +45,12 @@ export function buildSeedIso(request: SeedRequest): Uint8Array {
       'Re-save the cloud-init text as UTF-8 and try again.',
     );
   }
+  if (LONE_SURROGATE.test(request.vendorData ?? '')) {
+    throw permanent(
+      "The profile's vendor-data is not valid Unicode (it has an unpaired surrogate).",
+      "Re-enter the profile's vendor-data as plain UTF-8 text.",
+    );
+  }
   const vendorData = buildVendorData(request.vendorData ?? '', request.installGuestAgent);
   return buildIso(
     [

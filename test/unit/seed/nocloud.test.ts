@@ -101,10 +101,11 @@ describe('buildSeedIso refusals', () => {
     { why: 'a name with a line break (it would add keys to meta-data)', name: 'proxy\ninstance-id: x', userData: sentinel },
     { why: 'a name with a slash', name: 'a/b', userData: sentinel },
     { why: 'user-data with an unpaired surrogate (no UTF-8 form)', name: 'proxy-abc', userData: `${sentinel}\uD800` },
-  ])('refuses $why as permanent, without quoting the cloud-init text', ({ name, userData }) => {
+    { why: 'vendor-data with an unpaired surrogate', name: 'proxy-abc', userData: sentinel, vendorData: `${sentinel}\uDC00` },
+  ])('refuses $why as permanent, without quoting the cloud-init text', ({ name, userData, vendorData = sentinel }) => {
     let thrown: unknown;
     try {
-      buildSeedIso({ name, userData, vendorData: sentinel, installGuestAgent: true, now });
+      buildSeedIso({ name, userData, vendorData, installGuestAgent: true, now });
     } catch (e) {
       thrown = e;
     }
