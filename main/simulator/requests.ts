@@ -8,6 +8,8 @@ export interface RequestRecord {
   method: string;
   /** The path after /api2/json, as sent (percent-decoded per segment). */
   path: string;
+  /** The path after /api2/json exactly as sent (percent-encoded), for schema matching. */
+  rawPath: string;
   /** The route template it matched (`/nodes/{node}/qemu/{vmid}/config`), or the path if none did. */
   route: string;
   query: Record<string, string>;

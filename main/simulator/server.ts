@@ -65,6 +65,7 @@ async function answer(deps: ServerDeps, req: IncomingMessage, res: ServerRespons
   const method = (req.method ?? 'GET').toUpperCase();
   record.query = Object.fromEntries(url.searchParams);
   const rel = url.pathname.startsWith(PREFIX) ? url.pathname.slice(PREFIX.length) || '/' : url.pathname;
+  record.rawPath = rel;
   const segments = rel
     .split('/')
     .slice(1)
@@ -111,6 +112,7 @@ export function createSimServer(deps: ServerDeps, tls: { key: string; cert: stri
     const record: RequestRecord = {
       method: (req.method ?? 'GET').toUpperCase(),
       path: req.url ?? '/',
+      rawPath: req.url ?? '/',
       route: req.url ?? '/',
       query: {},
       form: {},

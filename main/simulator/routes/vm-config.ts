@@ -45,7 +45,6 @@ const CONFIG_PARAMS: Record<string, ParamSpec> = {
   machine: optStr,
   scsihw: optStr,
   vga: optStr,
-  meta: optStr,
   vmgenid: optStr,
   smbios1: optStr,
   numa: optBool,
