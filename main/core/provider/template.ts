@@ -4,7 +4,7 @@
  * clone is refused here, while no VM exists that fixing the template could
  * no longer help.
  */
-import type { ClusterResource, CoreContext } from './context';
+import type { ClusterResource, CoreContext, VmConfig } from './context';
 import { diskKeyPattern } from './boot-disk';
 import { permanent } from './errors';
 import type { Placement } from './placement';
@@ -24,15 +24,59 @@ export async function checkTemplate(
   if (!source) throw permanent(`placement.image "${image}": template VM ${vmid} does not exist`);
   const config = await ctx.api.vmConfig(nodeOf(source), vmid, { signal });
   if (String(config.template) !== '1') throw permanent(`placement.image "${image}": VM ${vmid} is not a template`);
-  for (const key of Object.keys(config).sort()) {
-    if (diskKeyPattern.test(key) && (config[key] ?? '').includes('cloudinit')) {
-      throw permanent(
-        `placement.image "${image}": template ${vmid} has a Proxmox cloud-init drive on ${key}`,
-        'Remove the cloud-init drive from the template: Egress Desk attaches its own seed.',
-      );
-    }
+  const cloudInit = cloudInitDriveSlot(config);
+  if (cloudInit) {
+    throw permanent(
+      `placement.image "${image}": template ${vmid} has a Proxmox cloud-init drive on ${cloudInit}`,
+      'Remove the cloud-init drive from the template: Egress Desk attaches its own seed.',
+    );
   }
   configParams(ctx.profile, vmid, config, placement.machineType, '');
   resizePlan(vmid, config, placement.machineType.diskGiB);
   return source;
+}
+
+/** The first disk slot holding a Proxmox cloud-init drive (a value containing `cloudinit`), which would compete with the seed. */
+export function cloudInitDriveSlot(config: VmConfig): string | undefined {
+  return Object.keys(config)
+    .sort()
+    .find((key) => diskKeyPattern.test(key) && (config[key] ?? '').includes('cloudinit'));
+}
+
+export type TemplateProblemCode = 'not-template' | 'cloud-init-drive' | 'no-net0' | 'no-boot-disk';
+
+export interface TemplateProblem {
+  code: TemplateProblemCode;
+  message: string;
+}
+
+/** What a clone will need: a bridge or VLAN rewrite of net0, and a disk to grow. */
+export interface TemplateNeeds {
+  bridge?: string;
+  vlanTag?: number;
+  diskGiB?: number;
+}
+
+/**
+ * Every reason checkTemplate would refuse this config, not only the first,
+ * for a report that lists them all (the connect doctor). Runs the same
+ * rules as create: configParams and resizePlan.
+ */
+export function templateProblems(vmid: number, config: VmConfig, needs: TemplateNeeds): TemplateProblem[] {
+  const problems: TemplateProblem[] = [];
+  if (String(config.template) !== '1') problems.push({ code: 'not-template', message: `VM ${vmid} is not a template` });
+  const cloudInit = cloudInitDriveSlot(config);
+  if (cloudInit) problems.push({ code: 'cloud-init-drive', message: `template ${vmid} has a Proxmox cloud-init drive on ${cloudInit}` });
+  const probeMachine = { cores: 1, memoryMiB: 1, diskGiB: needs.diskGiB };
+  try {
+    configParams({ bridge: needs.bridge, vlanTag: needs.vlanTag }, vmid, config, probeMachine, '');
+  } catch (e) {
+    problems.push({ code: 'no-net0', message: e instanceof Error ? e.message : String(e) });
+  }
+  try {
+    resizePlan(vmid, config, needs.diskGiB);
+  } catch (e) {
+    problems.push({ code: 'no-boot-disk', message: e instanceof Error ? e.message : String(e) });
+  }
+  return problems;
 }

@@ -10,7 +10,13 @@ import { rewriteNet0 } from './net0';
 import { PROXY_TAG } from './tags';
 
 /** Step 6's write: size, agent, tag and seed, and net0 only when the profile sets a bridge or a VLAN tag. */
-export function configParams(profile: Profile, vmid: number, config: VmConfig, machineType: MachineType, seedVolumeId: string) {
+export function configParams(
+  profile: Pick<Profile, 'bridge' | 'vlanTag'>,
+  vmid: number,
+  config: VmConfig,
+  machineType: MachineType,
+  seedVolumeId: string,
+) {
   const params: Record<string, string | number> = {
     cores: machineType.cores,
     memory: machineType.memoryMiB,
