@@ -34,6 +34,8 @@ export interface ReplayServer {
   ca: GeneratedCa | undefined;
   certificate: GeneratedCertificate;
   requests: RecordedRequest[];
+  /** TLS connections accepted so far (keep-alive reuse shows as fewer connections than requests). */
+  connections(): number;
   /** Answer `method path` (path under /api2/json, without query) with `answer`; later routes win. */
   route(method: string, path: string | RegExp, answer: ReplayAnswer): void;
   close(): Promise<void>;
@@ -70,6 +72,7 @@ export async function startReplayServer(options: ReplayOptions = {}): Promise<Re
   const routes: { method: string; path: string | RegExp; answer: ReplayAnswer }[] = [];
   const requests: RecordedRequest[] = [];
   const sockets = new Set<Socket>();
+  let connections = 0;
 
   const respond = (answer: ReplayAnswer, rec: RecordedRequest, res: ServerResponse): void => {
     if (typeof answer === 'function') return respond(answer(rec), rec, res);
@@ -108,6 +111,7 @@ export async function startReplayServer(options: ReplayOptions = {}): Promise<Re
   const server: Server = createServer({ cert: certificate.certPem, key: certificate.keyPem }, handle);
   server.on('secureConnection', (s: Socket) => {
     sockets.add(s);
+    connections++;
     s.on('close', () => sockets.delete(s));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -119,6 +123,7 @@ export async function startReplayServer(options: ReplayOptions = {}): Promise<Re
     ca,
     certificate,
     requests,
+    connections: () => connections,
     route: (method, path, answer) => routes.push({ method, path, answer }),
     close: async () => {
       for (const s of sockets) s.destroy();

@@ -140,6 +140,16 @@ describe('reads', () => {
   });
 });
 
+describe('connection reuse', () => {
+  it('sequential calls share one keep-alive connection', async () => {
+    h.server.route('GET', '/version', { fixture: 'version' });
+    const before = h.server.connections();
+    for (let i = 0; i < 10; i++) await h.client.version();
+    expect(h.server.connections() - before).toBeLessThanOrEqual(1);
+    expect(h.server.requests.at(-1)!.headers.connection ?? 'keep-alive').not.toBe('close');
+  });
+});
+
 describe('writes', () => {
   const form = () => Object.fromEntries(new URLSearchParams(last().body.toString('utf8')));
 

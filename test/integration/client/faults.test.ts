@@ -2,8 +2,7 @@
  * Failures a user meets: each gets its class and a message that says what
  * happened on which call. Timeouts are shrunk; wall-time bounds are generous.
  */
-import { createServer } from 'node:net';
-import type { AddressInfo } from 'node:net';
+import { createServer, type AddressInfo, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { fixture, fixtureMessage } from '../../../fixtures';
 import { createPveClient } from '../../../main/core/pve/client';
@@ -92,6 +91,31 @@ describe('network faults', () => {
     const err = await failureOf(client.version());
     expect(err).toMatchObject({ name: 'TransportError', failure: 'connect' });
     expect(err.message).toContain('ECONNREFUSED');
+  });
+
+  it('a server that accepts TCP but never completes the TLS handshake runs into the connect timeout', async () => {
+    const accepted: Socket[] = [];
+    const silent = createServer((s) => accepted.push(s));
+    await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
+    open.push({
+      close: () => {
+        for (const s of accepted) s.destroy();
+        return new Promise<void>((r) => silent.close(() => r()));
+      },
+    });
+    const client = createPveClient({
+      baseUrl: `https://127.0.0.1:${(silent.address() as AddressInfo).port}`,
+      tls: { mode: 'system' },
+      token: { kind: 'secret', tokenId: TOKEN_ID, secret: () => SECRET },
+      connectTimeoutMs: 300,
+      requestTimeoutMs: 10_000,
+      logger: createMemoryLogger(),
+    });
+    open.push(client);
+    const started = Date.now();
+    const err = await failureOf(client.version());
+    expect(err).toMatchObject({ name: 'TransportError', failure: 'connect' });
+    expect(Date.now() - started).toBeLessThan(5_000);
   });
 
   it('cancelling one request returns promptly and leaves the others alone', async () => {
