@@ -1,0 +1,167 @@
+/**
+ * One cluster's inventory: a refresh is one all-types `/cluster/resources`
+ * listing (VMs, nodes and storages in one answer), then, only for what is
+ * new, a config read per VM for its mark and an agent read per running
+ * proxy whose address is unknown. Rows are committed right after the
+ * listing and again after those reads, so a big first load shows at once.
+ */
+import { parseMark } from '../../core/provider/mark';
+import { firstIpv4 } from '../../core/provider/vm-state';
+import { toProviderError } from '../../core/provider/classify';
+import type { ClusterResource } from '../../core/pve/schemas';
+import type { NodeRow, VmRow } from '../../../shared/channels/inventory';
+import type { Logger } from '../../log/logger';
+import type { Cluster } from '../clusters/cluster';
+import { diffRows, sameNodes, type RowChanges } from './diff';
+import { mapLimited } from './limit';
+import { knownMark, MarkCache } from './marks';
+import { isInventoried, isTaskLock, nodeRows, vmRow } from './rows';
+import { GuestRuntime, type AgentRetry } from './runtime';
+
+export interface Commit {
+  changes: RowChanges;
+  /** Present when a node row changed. */
+  nodes?: NodeRow[];
+}
+
+export interface ClusterInventoryDeps {
+  log: Logger;
+  now(): number;
+  maxInFlight: number;
+  agentRetry: AgentRetry;
+  /** Whether a mark's UID belongs to one of this app's tasks; undefined when nobody can say. */
+  isOurUid?: (clusterId: string, uid: string) => boolean | undefined;
+  commit(commit: Commit): void;
+}
+
+export interface RefreshResult {
+  ok: boolean;
+  /** Why the cluster is degraded, when it is. */
+  problem?: { reason: string; hint: string };
+}
+
+type Extra = { kind: 'mark'; r: ClusterResource } | { kind: 'agent'; r: ClusterResource };
+
+export class ClusterInventory {
+  rows = new Map<number, VmRow>();
+  nodes: NodeRow[] = [];
+  private readonly marks = new MarkCache();
+  private readonly guests: GuestRuntime;
+  /** A config that could not be read is asked again after a pause, not on every refresh. */
+  private readonly markRetryAt = new Map<number, number>();
+  private readonly abort = new AbortController();
+
+  constructor(
+    readonly cluster: Cluster,
+    private readonly deps: ClusterInventoryDeps,
+  ) {
+    this.guests = new GuestRuntime(deps.agentRetry);
+  }
+
+  dispose(): void {
+    this.abort.abort();
+  }
+
+  async refresh(): Promise<RefreshResult> {
+    const { signal } = this.abort;
+    let listing: ClusterResource[];
+    try {
+      listing = await this.cluster.api.clusterResources(undefined, { signal });
+    } catch (e) {
+      const err = toProviderError('list', e);
+      this.deps.log.info('inventory listing failed', { cluster: this.cluster.id, error: err.message });
+      return { ok: false, problem: { reason: `Listing the cluster failed: ${err.message}`, hint: err.hint } };
+    }
+    const vms = listing.filter((r) => isInventoried(r, this.cluster.profile.vmidRange));
+    const wantsAddress = this.observe(vms);
+    this.apply(vms, nodeRows(listing));
+    // Marks first: only a marked proxy's agent is asked, and a proxy learnt now gets its address in this same refresh.
+    const now = this.deps.now();
+    const markReads = vms.filter(
+      (r) => r.name && r.node && !this.marks.get(r.vmid!, r.name) && (this.markRetryAt.get(r.vmid!) ?? 0) <= now,
+    );
+    await this.readAll(markReads, 'mark', signal);
+    const agentReads = vms.filter((r) => wantsAddress.has(r.vmid!) && r.node && this.markOf(r)?.managed);
+    await this.readAll(agentReads, 'agent', signal);
+    if ((markReads.length > 0 || agentReads.length > 0) && !signal.aborted) this.apply(vms, this.nodes);
+    return { ok: true, problem: this.nodeProblem() };
+  }
+
+  private markOf(r: ClusterResource) {
+    return r.name ? this.marks.get(r.vmid!, r.name) : undefined;
+  }
+
+  /** Updates the guests' runtime; answers the VMIDs whose agent should be asked for an address. */
+  private observe(vms: readonly ClusterResource[]): Set<number> {
+    const now = this.deps.now();
+    const wantsAddress = new Set<number>();
+    for (const r of vms) {
+      const running = r.status === 'running' && !isTaskLock(r.lock);
+      if (this.guests.observe(r.vmid!, running, r.uptime ?? 0, now)) wantsAddress.add(r.vmid!);
+    }
+    this.marks.retain(vms.flatMap((r) => (r.name ? [{ vmid: r.vmid!, name: r.name }] : [])));
+    const listed = new Set(vms.map((r) => r.vmid!));
+    this.guests.retain(listed);
+    for (const vmid of this.markRetryAt.keys()) if (!listed.has(vmid)) this.markRetryAt.delete(vmid);
+    return wantsAddress;
+  }
+
+  private async readAll(list: readonly ClusterResource[], kind: Extra['kind'], signal: AbortSignal): Promise<void> {
+    if (list.length === 0 || signal.aborted) return;
+    await mapLimited(list, this.deps.maxInFlight, (r) => this.read({ kind, r }, signal));
+  }
+
+  private async read(extra: Extra, signal: AbortSignal): Promise<void> {
+    const { r } = extra;
+    const vmid = r.vmid!;
+    const node = r.node!;
+    try {
+      if (extra.kind === 'mark') {
+        const config = await this.cluster.api.vmConfig(node, vmid, { signal });
+        // The name in the config is the truth: a rename between listing and read is caught next time.
+        if (config.name === r.name) this.marks.set(vmid, r.name!, knownMark(parseMark(config.description)));
+        this.markRetryAt.delete(vmid);
+      } else {
+        const address = firstIpv4(await this.cluster.api.agentNetworkInterfaces(node, vmid, { signal }));
+        this.guests.recordAddress(vmid, address || undefined, this.deps.now());
+      }
+    } catch (e) {
+      if (extra.kind === 'agent') this.guests.recordAddress(vmid, undefined, this.deps.now());
+      else this.markRetryAt.set(vmid, this.deps.now() + this.deps.agentRetry.maxMs);
+      if (!signal.aborted)
+        this.deps.log.debug('inventory read skipped', {
+          cluster: this.cluster.id,
+          vmid,
+          read: extra.kind,
+          error: toProviderError('get', e).message,
+        });
+    }
+  }
+
+  private apply(vms: readonly ClusterResource[], nodes: NodeRow[]): void {
+    const rows = new Map<number, VmRow>();
+    for (const r of vms) {
+      const vmid = r.vmid!;
+      const mark = this.markOf(r);
+      const ours = mark?.managed && mark.uid ? this.deps.isOurUid?.(this.cluster.id, mark.uid) : undefined;
+      rows.set(vmid, vmRow(this.cluster.id, r, { mark, address: this.guests.address(vmid), startedAt: this.guests.startedAt(vmid), ours }));
+    }
+    const changes = diffRows(this.rows, rows);
+    const nodesChanged = !sameNodes(this.nodes, nodes);
+    this.rows = rows;
+    this.nodes = nodes;
+    this.deps.commit(nodesChanged ? { changes, nodes } : { changes });
+  }
+
+  /** Profile nodes that are offline or missing: their guests list as unknown, so the view is partial. */
+  private nodeProblem(): RefreshResult['problem'] {
+    const status = new Map(this.nodes.map((n) => [n.node, n.status]));
+    const away = this.cluster.profile.nodes.filter((n) => status.get(n) !== 'online');
+    if (away.length === 0) return undefined;
+    const described = away.map((n) => `${n} is ${status.get(n) ?? 'not in the listing'}`).join('; ');
+    return {
+      reason: `Node ${described}: its VMs show as unknown.`,
+      hint: 'Check that the node is powered on and joined to the cluster (pvecm status), and that the token may audit it. The view recovers by itself.',
+    };
+  }
+}

@@ -1,0 +1,90 @@
+/**
+ * From one all-types `/cluster/resources` listing to the rows the views
+ * show: node rows with their storages, and a row per proxy-like VM. Pure:
+ * the marks and guest addresses come in from their caches.
+ */
+import type { ClusterResource } from '../../core/pve/schemas';
+import { isCandidate } from '../../core/provider/list';
+import { LOCK_SUSPENDED } from '../../core/provider/tasks';
+import { splitTags } from '../../core/provider/tags';
+import type { NodeRow, StorageRow, VmRow, VmRowState } from '../../../shared/channels/inventory';
+import type { KnownMark } from './marks';
+
+const MiB = 1024 * 1024;
+
+export function nodeRows(listing: readonly ClusterResource[]): NodeRow[] {
+  const storages = new Map<string, StorageRow[]>();
+  for (const r of listing) {
+    if (r.type !== 'storage' || !r.node || !r.storage) continue;
+    const row: StorageRow = { storage: r.storage, content: r.content ?? [], shared: r.shared === true };
+    if (r.status !== undefined) row.status = r.status;
+    if (r.disk !== undefined) row.usedBytes = r.disk;
+    if (r.maxdisk !== undefined) row.totalBytes = r.maxdisk;
+    const list = storages.get(r.node) ?? [];
+    list.push(row);
+    storages.set(r.node, list);
+  }
+  const rows: NodeRow[] = [];
+  for (const r of listing) {
+    if (r.type !== 'node' || !r.node) continue;
+    const row: NodeRow = { node: r.node, status: r.status ?? 'unknown', storages: storages.get(r.node) ?? [] };
+    if (r.cpu !== undefined) row.cpu = r.cpu;
+    if (r.maxcpu !== undefined) row.maxcpu = r.maxcpu;
+    if (r.mem !== undefined) row.memBytes = r.mem;
+    if (r.maxmem !== undefined) row.maxmemBytes = r.maxmem;
+    if (r.uptime !== undefined) row.uptimeSeconds = r.uptime;
+    rows.push(row);
+  }
+  return rows.sort((a, b) => a.node.localeCompare(b.node));
+}
+
+/**
+ * The VMs the inventory shows: named or tagged like a proxy (the core's
+ * candidates), plus nameless entries in the profile's VMID range, which are
+ * clones still running (F8) and may be ours.
+ */
+export function isInventoried(r: ClusterResource, vmidRange: { min: number; max: number }): boolean {
+  if (isCandidate(r)) return true;
+  return r.type === 'qemu' && !r.name && r.template !== true && r.vmid !== undefined && r.vmid >= vmidRange.min && r.vmid <= vmidRange.max;
+}
+
+export const isTaskLock = (lock: string | undefined): boolean => !!lock && lock !== LOCK_SUSPENDED;
+
+function stateOf(r: ClusterResource, marked: boolean, address: string | undefined): VmRowState {
+  if (!r.name && r.lock === 'clone') return 'provisioning';
+  if (isTaskLock(r.lock)) return 'locked';
+  if (r.status === 'running') return marked && !address ? 'provisioning' : 'running';
+  if (r.status === 'stopped') return 'stopped';
+  return 'unknown';
+}
+
+export interface RowFacts {
+  mark: KnownMark | undefined;
+  address: string | undefined;
+  startedAt: string | undefined;
+  ours: boolean | undefined;
+}
+
+export function vmRow(clusterId: string, r: ClusterResource, facts: RowFacts): VmRow {
+  const { mark } = facts;
+  const marked = mark?.managed === true;
+  const row: VmRow = {
+    clusterId,
+    vmid: r.vmid!,
+    node: r.node ?? '',
+    state: stateOf(r, marked, facts.address),
+    status: r.status ?? 'unknown',
+    owner: mark === undefined ? 'pending' : marked ? 'marked' : 'foreign',
+    tags: splitTags(r.tags),
+  };
+  if (r.name) row.name = r.name;
+  if (facts.address && r.status === 'running') row.address = facts.address;
+  if (r.maxcpu !== undefined) row.cores = r.maxcpu;
+  if (r.maxmem !== undefined) row.memoryMiB = Math.round(r.maxmem / MiB);
+  if (facts.startedAt && r.status === 'running') row.startedAt = facts.startedAt;
+  if (marked && mark.createdAt) row.createdAt = mark.createdAt;
+  if (marked && mark.uid) row.uid = mark.uid;
+  if (marked && facts.ours !== undefined) row.ours = facts.ours;
+  if (r.lock) row.lock = r.lock;
+  return row;
+}

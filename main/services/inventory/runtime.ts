@@ -1,0 +1,75 @@
+/**
+ * What the inventory remembers about a running guest between listings: its
+ * agent address, its uptime and when it started. The agent is asked only
+ * while the address is unknown (with a growing pause between attempts) or
+ * after the uptime went backwards (the guest restarted and may have a new
+ * address), never on every refresh.
+ */
+export interface AgentRetry {
+  /** The pause after the first attempt that found no address; doubles per attempt. */
+  baseMs: number;
+  maxMs: number;
+}
+
+export const defaultAgentRetry: AgentRetry = { baseMs: 5_000, maxMs: 60_000 };
+
+interface Guest {
+  address?: string;
+  uptime: number;
+  startedAtMs?: number;
+  attempts: number;
+  nextTryAt: number;
+}
+
+/** A start time that jitters by the listing's rounding is the same start: keep the first one. */
+const START_DRIFT_MS = 30_000;
+
+export class GuestRuntime {
+  private readonly guests = new Map<number, Guest>();
+
+  constructor(private readonly retry: AgentRetry = defaultAgentRetry) {}
+
+  /** Records a listing entry; answers whether the agent should be asked for the address now. */
+  observe(vmid: number, running: boolean, uptimeSeconds: number, nowMs: number): boolean {
+    let guest = this.guests.get(vmid);
+    if (!running) {
+      if (guest) this.guests.delete(vmid);
+      return false;
+    }
+    if (!guest || uptimeSeconds < guest.uptime) {
+      guest = { uptime: uptimeSeconds, attempts: 0, nextTryAt: 0 };
+      this.guests.set(vmid, guest);
+    }
+    guest.uptime = uptimeSeconds;
+    // Wall time, not the poller's clock: the start is shown as a date.
+    const startedAt = Date.now() - uptimeSeconds * 1000;
+    if (guest.startedAtMs === undefined || Math.abs(guest.startedAtMs - startedAt) > START_DRIFT_MS) guest.startedAtMs = startedAt;
+    return guest.address === undefined && nowMs >= guest.nextTryAt;
+  }
+
+  /** The agent's answer: an address, or none yet (agent not up, no routable address, a failed read). */
+  recordAddress(vmid: number, address: string | undefined, nowMs: number): void {
+    const guest = this.guests.get(vmid);
+    if (!guest) return;
+    if (address) {
+      guest.address = address;
+      guest.attempts = 0;
+      return;
+    }
+    guest.attempts++;
+    guest.nextTryAt = nowMs + Math.min(this.retry.maxMs, this.retry.baseMs * 2 ** (guest.attempts - 1));
+  }
+
+  address(vmid: number): string | undefined {
+    return this.guests.get(vmid)?.address;
+  }
+
+  startedAt(vmid: number): string | undefined {
+    const ms = this.guests.get(vmid)?.startedAtMs;
+    return ms === undefined ? undefined : new Date(ms).toISOString();
+  }
+
+  retain(listed: ReadonlySet<number>): void {
+    for (const vmid of this.guests.keys()) if (!listed.has(vmid)) this.guests.delete(vmid);
+  }
+}

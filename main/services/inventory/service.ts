@@ -1,0 +1,189 @@
+/**
+ * The inventory service: one poller per cluster of the directory, each
+ * refresh one listing (see cluster-inventory.ts), every change published as
+ * a delta with a revision, a snapshot on demand. Cadence follows the
+ * window's visibility; a failing cluster backs off and recovers by itself;
+ * `refreshNow` is the task manager's "an operation just finished".
+ */
+import type {
+  ClusterInventory as ClusterInventoryValue,
+  InventoryDelta,
+  InventorySnapshot,
+  InventoryStatus,
+  NodeRow,
+  VmRow,
+} from '../../../shared/channels/inventory';
+import type { Logger } from '../../log/logger';
+import type { Cluster, ClusterDirectory } from '../clusters/cluster';
+import { ClusterInventory, type Commit, type RefreshResult } from './cluster-inventory';
+import { isEmpty, sameRecord } from './diff';
+import { backoffDelay, Poller } from './poller';
+import { defaultAgentRetry, type AgentRetry } from './runtime';
+import { realTimers, type Timers } from './timers';
+import { ManualVisibility, type WindowVisibility } from './visibility';
+
+export interface InventoryOptions {
+  clusters: ClusterDirectory;
+  publish(delta: InventoryDelta): void;
+  logger: Logger;
+  visibility?: WindowVisibility;
+  /** Default 5 s. */
+  visibleIntervalMs?: number;
+  /** Default 60 s. */
+  hiddenIntervalMs?: number;
+  /** The longest wait while a cluster fails; default 2 min. */
+  maxBackoffMs?: number;
+  /** Requests in flight per cluster for mark and agent reads; default 3. */
+  maxInFlight?: number;
+  agentRetry?: AgentRetry;
+  timers?: Timers;
+  isOurUid?: (clusterId: string, uid: string) => boolean | undefined;
+}
+
+export interface InventoryService {
+  start(): void;
+  stop(): void;
+  /** Every cluster, or one (a not-found AppError for an unknown id is the directory's). */
+  snapshot(clusterId?: string): InventorySnapshot;
+  /** Refresh now (after an operation); resolves when the listing and its reads are in. */
+  refreshNow(clusterId: string): Promise<void>;
+  vm(clusterId: string, vmid: number): VmRow | undefined;
+  nodes(clusterId: string): NodeRow[];
+  readonly revision: number;
+  /** Resolves when no refresh is running (tests and benchmarks). */
+  idle(): Promise<void>;
+}
+
+interface Entry {
+  cluster: Cluster;
+  inventory: ClusterInventory;
+  poller: Poller;
+  status: InventoryStatus;
+  lastSuccessAt?: string;
+}
+
+export function createInventoryService(options: InventoryOptions): InventoryService {
+  const log = options.logger.child({ service: 'inventory' });
+  const timers = options.timers ?? realTimers;
+  const visibility = options.visibility ?? new ManualVisibility('visible');
+  const maxBackoffMs = options.maxBackoffMs ?? 120_000;
+  const cadence = () => (visibility.current() === 'visible' ? (options.visibleIntervalMs ?? 5_000) : (options.hiddenIntervalMs ?? 60_000));
+  const entries = new Map<string, Entry>();
+  let revision = 0;
+  let started = false;
+  const unsubscribe: (() => void)[] = [];
+
+  function publish(
+    clusterId: string,
+    delta: Omit<InventoryDelta, 'revision' | 'clusterId' | 'added' | 'changed' | 'removed'> & Partial<Commit['changes']>,
+  ): void {
+    revision++;
+    options.publish({ revision, clusterId, added: [], changed: [], removed: [], ...delta });
+  }
+
+  function open(cluster: Cluster): Entry {
+    const inventory = new ClusterInventory(cluster, {
+      log,
+      now: () => timers.now(),
+      maxInFlight: options.maxInFlight ?? 3,
+      agentRetry: options.agentRetry ?? defaultAgentRetry,
+      isOurUid: options.isOurUid,
+      commit: ({ changes, nodes }) => {
+        if (entries.get(cluster.id) !== entry || (isEmpty(changes) && !nodes)) return;
+        publish(cluster.id, nodes ? { ...changes, nodes } : changes);
+      },
+    });
+    const poller = new Poller({ run: () => run(entry), cadenceMs: cadence, maxBackoffMs, timers });
+    const entry: Entry = { cluster, inventory, poller, status: { state: 'starting', failures: 0, intervalMs: cadence() } };
+    return entry;
+  }
+
+  async function run(entry: Entry): Promise<boolean> {
+    const result: RefreshResult = await entry.inventory.refresh();
+    const failures = result.ok ? 0 : entry.poller.failures + 1;
+    if (result.ok) entry.lastSuccessAt = new Date().toISOString();
+    const status: InventoryStatus = {
+      state: result.problem ? 'degraded' : 'ok',
+      failures,
+      intervalMs: backoffDelay(cadence(), failures, maxBackoffMs),
+    };
+    if (result.problem) Object.assign(status, result.problem);
+    if (entry.lastSuccessAt) status.lastSuccessAt = entry.lastSuccessAt;
+    if (!sameRecord(status, entry.status) && entries.get(entry.cluster.id) === entry) {
+      if (status.state !== entry.status.state)
+        log.info('inventory status', { cluster: entry.cluster.id, state: status.state, reason: status.reason });
+      entry.status = status;
+      publish(entry.cluster.id, { status });
+    }
+    return result.ok;
+  }
+
+  function close(entry: Entry, announce: boolean): void {
+    entry.poller.stop();
+    entry.inventory.dispose();
+    entries.delete(entry.cluster.id);
+    if (announce) publish(entry.cluster.id, { removed: [...entry.inventory.rows.keys()], clusterRemoved: true });
+  }
+
+  /** Follows the directory: new clusters start polling, removed or rebuilt ones stop. */
+  function sync(): void {
+    const current = new Map(options.clusters.list().map((c) => [c.id, c]));
+    for (const entry of [...entries.values()]) {
+      const now = current.get(entry.cluster.id);
+      if (now !== entry.cluster) close(entry, true);
+    }
+    for (const cluster of current.values()) {
+      if (entries.has(cluster.id)) continue;
+      const entry = open(cluster);
+      entries.set(cluster.id, entry);
+      entry.poller.start();
+    }
+  }
+
+  function entryOf(clusterId: string): Entry {
+    options.clusters.get(clusterId); // throws the directory's not-found error
+    const entry = entries.get(clusterId);
+    if (!entry) throw new Error(`inventory: cluster ${clusterId} is not being polled`);
+    return entry;
+  }
+
+  function value(entry: Entry): ClusterInventoryValue {
+    return {
+      clusterId: entry.cluster.id,
+      name: entry.cluster.name,
+      status: entry.status,
+      nodes: entry.inventory.nodes,
+      vms: [...entry.inventory.rows.values()],
+    };
+  }
+
+  return {
+    start() {
+      if (started) return;
+      started = true;
+      unsubscribe.push(options.clusters.subscribe(sync));
+      unsubscribe.push(visibility.subscribe(() => entries.forEach((e) => e.poller.reschedule())));
+      sync();
+    },
+    stop() {
+      started = false;
+      unsubscribe.splice(0).forEach((u) => u());
+      for (const entry of [...entries.values()]) close(entry, false);
+    },
+    snapshot(clusterId) {
+      const list = clusterId === undefined ? [...entries.values()] : [entryOf(clusterId)];
+      return { revision, clusters: list.map(value) };
+    },
+    async refreshNow(clusterId) {
+      await entryOf(clusterId).poller.trigger();
+    },
+    vm: (clusterId, vmid) => entries.get(clusterId)?.inventory.rows.get(vmid),
+    nodes: (clusterId) => entries.get(clusterId)?.inventory.nodes ?? [],
+    get revision() {
+      return revision;
+    },
+    async idle() {
+      await Promise.all([...entries.values()].map((e) => e.poller.idle()));
+    },
+  };
+}
