@@ -109,12 +109,13 @@ export function createInventoryService(options: InventoryOptions): InventoryServ
     };
     if (result.problem) Object.assign(status, result.problem);
     if (entry.lastSuccessAt) status.lastSuccessAt = entry.lastSuccessAt;
-    if (!sameRecord(status, entry.status) && entries.get(entry.cluster.id) === entry) {
-      if (status.state !== entry.status.state)
-        log.info('inventory status', { cluster: entry.cluster.id, state: status.state, reason: status.reason });
-      entry.status = status;
-      publish(entry.cluster.id, { status });
-    }
+    // The time of the last success alone is no news: it rides along in the snapshot and the next status delta.
+    const news = !sameRecord({ ...status, lastSuccessAt: undefined }, { ...entry.status, lastSuccessAt: undefined });
+    if (entries.get(entry.cluster.id) !== entry) return result.ok;
+    if (news && status.state !== entry.status.state)
+      log.info('inventory status', { cluster: entry.cluster.id, state: status.state, reason: status.reason });
+    entry.status = status;
+    if (news) publish(entry.cluster.id, { status });
     return result.ok;
   }
 
