@@ -1,0 +1,62 @@
+/**
+ * The seed delete, run as a task: for each selected seed, under its proxy
+ * name's lock, a last re-check (still there, old enough, no task on the
+ * name, no VM using it: read again now, not taken from the scan), then the
+ * delete. Each seed ends in `deleted` or in `skipped` with the reason.
+ */
+import type { RunContext, Runner } from '../tasks/run-context';
+import { waitUpid } from '../tasks/wait-upid';
+import { ageReasonToKeep } from './age';
+import { readConfigs, seedName, vmReasonToKeep, vmsToRead } from './references';
+import { ageOf, listSeeds } from './scan';
+
+type Outcome = { node: string; volid: string; reason: string };
+
+export const cleanSeeds: Runner = async (ctx) => {
+  const input = ctx.task.input;
+  if (input.kind !== 'clean-seeds') throw new Error('clean-seeds runner given another kind');
+  const deleted: Outcome[] = [];
+  const skipped: Outcome[] = [];
+  for (const [i, seed] of input.seeds.entries()) {
+    const reason = await recheckAndDelete(ctx, seed.node, seed.volid, input.dryRun, input.graceMinutes);
+    if (reason.deleted) deleted.push({ ...seed, reason: reason.text });
+    else skipped.push({ ...seed, reason: reason.text });
+    ctx.update({ seeds: { deleted, skipped }, progress: (i + 1) / input.seeds.length });
+  }
+  const verb = input.dryRun ? 'would be deleted (dry run, nothing was deleted)' : 'deleted';
+  return `${deleted.length} seed${deleted.length === 1 ? '' : 's'} ${verb}, ${skipped.length} skipped.`;
+};
+
+async function recheckAndDelete(
+  ctx: RunContext,
+  node: string,
+  volid: string,
+  dryRun: boolean,
+  graceMinutes: number,
+): Promise<{ deleted: boolean; text: string }> {
+  const { cluster, signal } = ctx;
+  const { isoStorage } = cluster.profile;
+  const name = seedName(isoStorage, volid);
+  if (!name) return { deleted: false, text: `Not a seed on the ISO storage ${isoStorage}: only <name>-seed.iso files there are cleaned.` };
+  if (!cluster.profile.nodes.includes(node)) return { deleted: false, text: `The node ${node} is not in this cluster's profile.` };
+  const release = await ctx.names.lock(cluster.id, name, signal);
+  try {
+    const busy = ctx.names.busy(cluster.id, name, ctx.task.id);
+    if (busy) return { deleted: false, text: `The task "${busy.target}" (${busy.state}) is working on ${name}.` };
+    const seed = (await listSeeds(cluster, node, signal)).find((s) => s.volid === volid);
+    if (!seed) return { deleted: false, text: 'It is no longer on the storage.' };
+    const young = ageReasonToKeep(ageOf(seed, new Date()), graceMinutes);
+    if (young) return { deleted: false, text: young };
+    const resources = await cluster.api.clusterResources('vm', { signal });
+    const reads = await readConfigs(cluster.api, vmsToRead(resources, new Set([node]), new Set([name])), signal);
+    const used = vmReasonToKeep(volid, node, reads);
+    if (used) return { deleted: false, text: used };
+    if (dryRun) return { deleted: true, text: 'Dry run: it would be deleted (no VM uses it, no task is on its name, old enough).' };
+    const upid = await cluster.api.deleteVolume(node, isoStorage, volid, { signal });
+    ctx.update({ upids: [...ctx.current().upids, { upid, node, step: 're-check and delete' }] });
+    await waitUpid(cluster.api, upid, signal);
+    return { deleted: true, text: 'Deleted after a last check: no VM used it and no task was on its name.' };
+  } finally {
+    release();
+  }
+}

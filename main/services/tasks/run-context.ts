@@ -1,0 +1,29 @@
+/** What a task's runner gets from the manager: the cluster, a cancel signal, progress, and the name guard. */
+import type { ProgressListener } from '../../core';
+import type { Logger } from '../../log/logger';
+import type { Cluster } from '../clusters/cluster';
+import type { TaskRecord } from './task-record';
+
+/** Which proxy names are in use by tasks, and the per-name lock the create, delete and cleanup tasks share. */
+export interface NameGuard {
+  /** The active task (other than `exceptId`) working on `name`, if any: running, queued, or interrupted and not yet resolved. */
+  busy(clusterId: string, name: string, exceptId?: string): TaskRecord | undefined;
+  lock(clusterId: string, name: string, signal: AbortSignal): Promise<() => void>;
+}
+
+export interface RunContext {
+  /** The task as it was when this run started; `current()` reads it now. */
+  task: TaskRecord;
+  current(): TaskRecord;
+  cluster: Cluster;
+  signal: AbortSignal;
+  onProgress: ProgressListener;
+  /** Journals the fields (fsync'd) and tells the renderer. */
+  update(fields: Partial<TaskRecord>): void;
+  names: NameGuard;
+  openCloudInit(): Promise<string>;
+  log: Logger;
+}
+
+/** Resolves to the plain-words outcome shown on the task. */
+export type Runner = (ctx: RunContext) => Promise<string>;

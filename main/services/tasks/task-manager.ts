@@ -1,0 +1,459 @@
+/**
+ * The task manager: every admin action runs here as a task with steps,
+ * progress, the Proxmox tasks it started and their logs, under bounded
+ * concurrency (globally and per node), journalled so a crash leaves it
+ * listed as interrupted with Resume and Clean up.
+ */
+import { randomUUID } from 'node:crypto';
+import type { CreateProxiesInput, SeedRef, TaskKind, TaskView } from '../../../shared/channels/tasks';
+import { createSteps, deleteSteps, parseProviderId, type ProgressEvent } from '../../core';
+import { KeyedLock } from '../../core/provider/keyed-lock';
+import { AppError, internalErrorValue, toAppErrorValue } from '../../ipc/app-error';
+import type { Logger } from '../../log/logger';
+import { cleanSeeds } from '../cleanup/clean-seeds';
+import type { ClusterDirectory } from '../clusters/cluster';
+import { followTaskLog } from './log-follower';
+import { silentNotifier, type Notifier } from './notifier';
+import { describeCancel, parentOutcome } from './outcomes';
+import { pickNodes } from './pick-nodes';
+import { proxyNames } from './proxy-names';
+import type { NameGuard, RunContext, Runner } from './run-context';
+import { cleanUp, createProxy, deleteProxy, doctorRunner, type DoctorRun } from './runners';
+import { createFileKeySealer, type Sealer } from './sealer';
+import { defaultLimits, Slots, type Limits } from './slots';
+import { applyProgress, failRunningStep, freshSteps } from './steps';
+import { finishedStates, holdsItsName, nameOf, toView, type TaskInput, type TaskRecord } from './task-record';
+import { TaskStore } from './task-store';
+
+export interface TaskManagerOptions {
+  directory: ClusterDirectory;
+  /** Where the journal (and the key that seals cloud-init texts) lives. */
+  journalDir: string;
+  logger: Logger;
+  /** Receives `tasks.update` views and `tasks.log` lines (the event bus). */
+  publish?: (event: PublishedEvent) => void;
+  limits?: Partial<Limits>;
+  notifier?: Notifier;
+  /** Only work that ran at least this long ends with a desktop notification (default 10 s). */
+  notifyAfterMs?: number;
+  /** Called when a task that changed a cluster ends, so the inventory refreshes at once. */
+  onOperationFinished?: (clusterId: string) => void;
+  runDoctor?: DoctorRun;
+  sealer?: Sealer;
+  /** Finished top-level tasks kept (default 500). */
+  historyLimit?: number;
+  logFollowMs?: number;
+  updateThrottleMs?: number;
+  now?: () => Date;
+}
+
+export type PublishedEvent =
+  | { name: 'tasks.update'; payload: TaskView }
+  | { name: 'tasks.log'; payload: { id: string; upid: string; lines: { n: number; t: string }[] } };
+
+export type TaskManager = ReturnType<typeof createTaskManager>;
+
+const stepsOf: Record<TaskKind, readonly string[]> = {
+  'create-proxy': createSteps,
+  'create-proxies': [],
+  'delete-proxy': deleteSteps,
+  'clean-up': deleteSteps,
+  'clean-seeds': ['re-check and delete'],
+  doctor: ['doctor'],
+};
+
+export function createTaskManager(o: TaskManagerOptions) {
+  const log = o.logger.child({ part: 'tasks' });
+  const now = o.now ?? (() => new Date());
+  const publish = o.publish ?? (() => undefined);
+  const notifier = o.notifier ?? silentNotifier;
+  const sealer = o.sealer ?? createFileKeySealer(o.journalDir);
+  const slots = new Slots({ ...defaultLimits, ...o.limits });
+  const locks = new KeyedLock();
+  const controllers = new Map<string, AbortController>();
+  const settled = new Map<string, Promise<void>>();
+  let showingProgress = false;
+  const store = new TaskStore({
+    dir: o.journalDir,
+    log,
+    historyLimit: o.historyLimit ?? 500,
+    throttleMs: o.updateThrottleMs ?? 250,
+    now,
+    publish: (payload) => publish({ name: 'tasks.update', payload }),
+  });
+
+  const names: NameGuard = {
+    busy: (clusterId, name, exceptId) =>
+      store.all().find((t) => t.id !== exceptId && t.clusterId === clusterId && holdsItsName(t) && nameOf(t) === name),
+    lock: (clusterId, name, signal) => locks.acquire(`${clusterId}/${name}`, signal),
+  };
+
+  const runners: Record<TaskKind, Runner> = {
+    'create-proxy': createProxy,
+    'create-proxies': async () => '',
+    'delete-proxy': deleteProxy,
+    'clean-up': cleanUp,
+    'clean-seeds': cleanSeeds,
+    doctor: doctorRunner(o.runDoctor),
+  };
+
+  function mustGet(id: string): TaskRecord {
+    const task = store.get(id);
+    if (!task)
+      throw new AppError(
+        'not-found',
+        `There is no task with id "${id}".`,
+        'Refresh the task list; it may have been dropped from the history.',
+      );
+    return task;
+  }
+
+  function newRecord(kind: TaskKind, clusterId: string, target: string, input: TaskInput, extra: Partial<TaskRecord> = {}): TaskRecord {
+    return {
+      id: randomUUID(),
+      kind,
+      clusterId,
+      target,
+      state: 'queued',
+      progress: 0,
+      steps: freshSteps(stepsOf[kind]),
+      upids: [],
+      createdAt: now().toISOString(),
+      attempts: 0,
+      input,
+      ...extra,
+    };
+  }
+
+  function submit(task: TaskRecord): void {
+    store.put(task);
+    schedule(task.id);
+  }
+
+  function schedule(id: string): void {
+    const done = run(id).finally(() => settled.delete(id));
+    settled.set(id, done);
+  }
+
+  async function run(id: string): Promise<void> {
+    const controller = new AbortController();
+    controllers.set(id, controller);
+    const { signal } = controller;
+    let task = mustGet(id);
+    let release: (() => void) | undefined;
+    try {
+      release = await slots.acquire(`${task.clusterId}/${task.node ?? ''}`, signal);
+      task = store.update(id, { state: 'running', startedAt: now().toISOString(), attempts: task.attempts + 1 });
+      afterChange(task);
+      const ctx = contextFor(task, signal);
+      const message = await runners[task.kind](ctx);
+      if (!signal.aborted) finish(id, { state: 'succeeded', progress: 1, message });
+    } catch (e) {
+      if (signal.aborted) return; // cancel() has already told the story
+      const error = toAppErrorValue(e) ?? internalErrorValue;
+      if (!toAppErrorValue(e)) log.error('task failed unexpectedly', { id, error: e });
+      finish(id, { state: 'failed', error, message: error.message, steps: failRunningStep(mustGet(id).steps) });
+    } finally {
+      release?.();
+      controllers.delete(id);
+    }
+  }
+
+  function contextFor(task: TaskRecord, signal: AbortSignal): RunContext {
+    const update = (fields: Partial<TaskRecord>) => {
+      if (!signal.aborted) afterChange(store.update(task.id, fields));
+    };
+    return {
+      task,
+      current: () => mustGet(task.id),
+      cluster: o.directory.get(task.clusterId),
+      signal,
+      names,
+      log,
+      update,
+      onProgress: (e: ProgressEvent) => {
+        // Journalled (fsync'd) here, before the core sends the step's request.
+        update(applyProgress(mustGet(task.id), e));
+        if (e.phase === 'task' && e.upid) follow(task.id, e.upid, signal);
+      },
+      openCloudInit: async () => {
+        const input = mustGet(task.id).input;
+        if (input.kind !== 'create-proxy' || input.sealedCloudInit === undefined) throw new Error('no sealed cloud-init');
+        return sealer.open(input.sealedCloudInit);
+      },
+    };
+  }
+
+  function follow(id: string, upid: string, signal: AbortSignal): void {
+    const task = mustGet(id);
+    const live = () => {
+      const t = store.get(id);
+      return t?.state === 'running' && t.steps.some((s) => s.upid === upid && s.state === 'running');
+    };
+    void followTaskLog({
+      api: o.directory.get(task.clusterId).api,
+      upid,
+      intervalMs: o.logFollowMs ?? 1000,
+      live,
+      signal,
+      log,
+      onLines: (lines) => publish({ name: 'tasks.log', payload: { id, upid, lines } }),
+    });
+  }
+
+  function finish(id: string, fields: Partial<TaskRecord>): void {
+    const task = store.update(id, { ...fields, endedAt: now().toISOString() });
+    afterChange(task);
+    if (task.kind !== 'doctor' && task.kind !== 'create-proxies') o.onOperationFinished?.(task.clusterId);
+    store.prune();
+  }
+
+  /** Keeps the parent in step with its children, and the notification and taskbar with the top-level work. */
+  function afterChange(task: TaskRecord): void {
+    if (task.parentId) {
+      const parent = store.get(task.parentId);
+      const children = store.children(task.parentId);
+      if (parent) {
+        const outcome = parentOutcome(children);
+        const endedAt = finishedStates.has(outcome.state) ? (parent.endedAt ?? now().toISOString()) : undefined;
+        afterChange(store.update(parent.id, { ...outcome, endedAt }));
+      }
+      return;
+    }
+    if (finishedStates.has(task.state) && task.endedAt && task.startedAt) {
+      const took = Date.parse(task.endedAt) - Date.parse(task.startedAt);
+      if (took >= (o.notifyAfterMs ?? 10_000)) notifier.notify(`${task.target}: ${task.state}`, task.message ?? '');
+    }
+    const active = store.all().filter((t) => !t.parentId && !finishedStates.has(t.state));
+    if (active.length > 0) {
+      showingProgress = true;
+      notifier.progress(active.reduce((n, t) => n + t.progress, 0) / active.length);
+    } else if (showingProgress) {
+      showingProgress = false;
+      notifier.progress(null);
+    }
+  }
+
+  async function createProxies(input: CreateProxiesInput): Promise<{ parentId?: string; taskIds: string[] }> {
+    const cluster = o.directory.get(input.clusterId);
+    const { profile } = cluster;
+    if (!profile.templates[input.template])
+      throw new AppError(
+        'invalid-input',
+        `There is no template "${input.template}" in this cluster's profile.`,
+        'Pick a template from the list.',
+        'template',
+      );
+    if (!profile.machineTypes[input.machineType])
+      throw new AppError(
+        'invalid-input',
+        `There is no machine type "${input.machineType}" in this cluster's profile.`,
+        'Pick a machine type from the list.',
+        'machineType',
+      );
+    if (input.node !== undefined && !profile.nodes.includes(input.node))
+      throw new AppError(
+        'invalid-input',
+        `The node "${input.node}" is not in this cluster's profile.`,
+        'Pick a node from the list, or let the app choose.',
+        'node',
+      );
+    const proxies = proxyNames(input.count, input.name);
+    for (const name of proxies) {
+      if (names.busy(cluster.id, name))
+        throw new AppError(
+          'permanent',
+          `A task is already working on ${name}.`,
+          'Wait for it to end, or resolve it (Resume or Clean up), then try again.',
+          'name',
+        );
+    }
+    const nodes = input.node !== undefined ? proxies.map(() => input.node!) : await pickNodes(cluster, proxies.length);
+    const sealedCloudInit = await sealer.seal(input.cloudInit);
+    const parent =
+      proxies.length > 1
+        ? newRecord('create-proxies', cluster.id, `${proxies.length} proxies`, { kind: 'create-proxies' }, { childIds: [] })
+        : undefined;
+    const tasks = proxies.map((name, i) =>
+      newRecord(
+        'create-proxy',
+        cluster.id,
+        name,
+        {
+          kind: 'create-proxy',
+          uid: randomUUID(),
+          name,
+          node: nodes[i]!,
+          template: input.template,
+          machineType: input.machineType,
+          sealedCloudInit,
+        },
+        { node: nodes[i]!, ...(parent ? { parentId: parent.id } : {}) },
+      ),
+    );
+    if (parent) store.put({ ...parent, childIds: tasks.map((t) => t.id) });
+    for (const t of tasks) submit(t);
+    return { ...(parent ? { parentId: parent.id } : {}), taskIds: tasks.map((t) => t.id) };
+  }
+
+  async function deleteProxies(clusterId: string, ids: string[]): Promise<{ taskIds: string[] }> {
+    const cluster = o.directory.get(clusterId);
+    const parsed = ids.map((id) => {
+      try {
+        return { id, ...parseProviderId(id) };
+      } catch {
+        throw new AppError('invalid-input', `"${id}" is not a proxy id (vms/<vmid>/<name>).`, 'Pick proxies from the inventory.', 'ids');
+      }
+    });
+    // One listing tells every VM's node, so each delete takes its node's slot.
+    const listed = await cluster.api.clusterResources('vm');
+    const tasks = parsed.map((p) => {
+      const node = listed.find((r) => r.vmid === p.vmid)?.node;
+      return newRecord(
+        'delete-proxy',
+        clusterId,
+        p.name,
+        { kind: 'delete-proxy', providerId: p.id },
+        { vmid: p.vmid, ...(node ? { node } : {}) },
+      );
+    });
+    for (const t of tasks) submit(t);
+    return { taskIds: tasks.map((t) => t.id) };
+  }
+
+  function cancel(id: string): { message: string } {
+    const task = mustGet(id);
+    if (task.kind === 'create-proxies') {
+      const messages = store
+        .children(id)
+        .filter((c) => !finishedStates.has(c.state))
+        .map((c) => `${c.target}: ${cancel(c.id).message}`);
+      return { message: messages.length > 0 ? messages.join('\n') : 'Nothing to cancel: every proxy of this request has finished.' };
+    }
+    if (finishedStates.has(task.state))
+      return { message: `Nothing to cancel: the task has already ${task.state === 'succeeded' ? 'succeeded' : 'ended'}.` };
+    const message = describeCancel(task);
+    controllers.get(id)?.abort();
+    finish(id, { state: 'cancelled', message, steps: failRunningStep(task.steps) });
+    return { message };
+  }
+
+  function rerun(id: string, action: 'retry' | 'resume'): TaskView {
+    const task = mustGet(id);
+    if (task.kind === 'create-proxies') {
+      const children = store.children(id).filter((c) => toView(c).actions.includes(action));
+      if (children.length === 0)
+        throw new AppError(
+          'permanent',
+          `No proxy of this request can be ${action === 'retry' ? 'retried' : 'resumed'}.`,
+          'Look at each proxy of the request for what it allows.',
+        );
+      for (const c of children) rerun(c.id, action);
+      return toView(mustGet(id));
+    }
+    if (!toView(task).actions.includes(action)) {
+      throw new AppError(
+        'permanent',
+        `This task cannot be ${action === 'retry' ? 'retried' : 'resumed'}: it is ${task.state}${task.closedBy ? ' and was cleaned up' : ''}.`,
+        action === 'resume'
+          ? 'Resume is for tasks cut off by a crash or a quit; use Retry for a failed one.'
+          : 'Retry is for failed or cancelled tasks; use Resume for an interrupted one.',
+      );
+    }
+    const next = store.update(id, {
+      state: 'queued',
+      steps: freshSteps(stepsOf[task.kind]),
+      progress: 0,
+      error: undefined,
+      message: undefined,
+      startedAt: undefined,
+      endedAt: undefined,
+    });
+    afterChange(next);
+    schedule(id);
+    return toView(next);
+  }
+
+  function cleanUpTask(id: string): { taskId: string } {
+    const task = mustGet(id);
+    const input = task.input;
+    if (input.kind !== 'create-proxy' || !toView(task).actions.includes('clean-up')) {
+      throw new AppError(
+        'permanent',
+        `There is nothing to clean up for this task: it is ${task.state}${task.closedBy ? ' and was already cleaned up' : ''}.`,
+        'Clean up is for creates that failed, were cancelled or were cut off; delete a running proxy from the inventory.',
+      );
+    }
+    const job = newRecord(
+      'clean-up',
+      task.clusterId,
+      input.name,
+      { kind: 'clean-up', ofTaskId: id, uid: input.uid, name: input.name, ...(task.vmid !== undefined ? { vmid: task.vmid } : {}) },
+      task.node ? { node: task.node } : {},
+    );
+    const { sealedCloudInit: _dropped, ...kept } = input;
+    afterChange(store.update(id, { closedBy: job.id, input: kept }));
+    submit(job);
+    return { taskId: job.id };
+  }
+
+  function startCleanSeeds(clusterId: string, seeds: SeedRef[], dryRun: boolean, graceMinutes: number): { taskId: string } {
+    o.directory.get(clusterId);
+    const target = `${seeds.length} seed${seeds.length === 1 ? '' : 's'}${dryRun ? ' (dry run)' : ''}`;
+    const task = newRecord('clean-seeds', clusterId, target, { kind: 'clean-seeds', seeds, dryRun, graceMinutes });
+    submit(task);
+    return { taskId: task.id };
+  }
+
+  function startDoctor(clusterId: string): { taskId: string } {
+    const cluster = o.directory.get(clusterId);
+    const task = newRecord('doctor', clusterId, cluster.name, { kind: 'doctor' });
+    submit(task);
+    return { taskId: task.id };
+  }
+
+  async function readLog(id: string, upid: string, start: number, limit: number) {
+    const task = mustGet(id);
+    const entry = task.upids.find((u) => u.upid === upid);
+    if (!entry)
+      throw new AppError('not-found', 'This task started no Proxmox task with that id.', 'Pick a Proxmox task from the task’s steps.');
+    const api = o.directory.get(task.clusterId).api;
+    const { node } = { node: upid.split(':')[1] ?? entry.node };
+    const [page, status] = await Promise.all([api.taskLog(node, upid, { start, limit }), api.taskStatus(node, upid)]);
+    return { lines: page.lines, total: page.total, running: status.status === 'running' };
+  }
+
+  return {
+    list: (): TaskView[] =>
+      store
+        .all()
+        .map(toView)
+        .sort((a, b) => b.createdAt.localeCompare(a.createdAt)),
+    get: (id: string): TaskView => toView(mustGet(id)),
+    createProxies,
+    deleteProxies,
+    cancel,
+    retry: (id: string) => rerun(id, 'retry'),
+    resume: (id: string) => rerun(id, 'resume'),
+    cleanUp: cleanUpTask,
+    cleanSeeds: startCleanSeeds,
+    runDoctor: startDoctor,
+    readLog,
+    names,
+    journalPath: store.journalPath,
+    /** Resolves once the task has ended (for tests and the shutdown path). */
+    async wait(id: string): Promise<TaskView> {
+      for (;;) {
+        const pending = settled.get(id) ?? [...settled.entries()].find(([k]) => store.get(k)?.parentId === id)?.[1];
+        if (!pending) return toView(mustGet(id));
+        await pending;
+      }
+    },
+    /** Stops every running task's waiting; the journal keeps them for the next start, which lists them as interrupted. */
+    async close(): Promise<void> {
+      for (const c of controllers.values()) c.abort();
+      await Promise.allSettled([...settled.values()]);
+      store.close();
+    },
+  };
+}

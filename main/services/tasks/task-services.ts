@@ -1,0 +1,41 @@
+/**
+ * The task manager and the seed cleanup, built for the composition root:
+ * journal location, events onto the bus, and the handlers of both areas.
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { EventBus } from '../../ipc/event-bus';
+import type { AreaHandlers } from '../../ipc/router';
+import type { Logger } from '../../log/logger';
+import type { cleanupChannels } from '../../../shared/channels/cleanup';
+import type { tasksChannels } from '../../../shared/channels/tasks';
+import { cleanupHandlers } from '../cleanup/cleanup-handlers';
+import { createCleanupService } from '../cleanup/cleanup-service';
+import type { ClusterDirectory } from '../clusters/cluster';
+import { tasksHandlers } from './task-handlers';
+import { createTaskManager, type TaskManagerOptions } from './task-manager';
+
+/** What the shell may add: all optional. */
+export type TaskServicesOptions = Partial<Omit<TaskManagerOptions, 'directory' | 'logger' | 'publish'>>;
+
+export interface TaskServicesSetup extends TaskServicesOptions {
+  directory: ClusterDirectory;
+  bus: EventBus;
+  logger: Logger;
+  /** The app's data directory; the journal goes in `<dataDir>/tasks`. */
+  dataDir?: string | undefined;
+}
+
+export function createTaskServices(setup: TaskServicesSetup) {
+  // Without a data directory (tests, a throwaway browser session) the journal lives in a fresh temporary one.
+  const journalDir = setup.journalDir ?? (setup.dataDir ? join(setup.dataDir, 'tasks') : mkdtempSync(join(tmpdir(), 'egress-desk-tasks-')));
+  const tasks = createTaskManager({
+    ...setup,
+    journalDir,
+    publish: (e) => (e.name === 'tasks.update' ? setup.bus.publish('tasks.update', e.payload) : setup.bus.publish('tasks.log', e.payload)),
+  });
+  const cleanup = createCleanupService({ directory: setup.directory, tasks });
+  const handlers: AreaHandlers<typeof tasksChannels & typeof cleanupChannels> = { ...tasksHandlers(tasks), ...cleanupHandlers(cleanup) };
+  return { tasks, cleanup, handlers, close: () => tasks.close() };
+}

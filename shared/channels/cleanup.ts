@@ -1,0 +1,64 @@
+/** Channels of the orphan-seed cleanup: a scan that explains every row, and a delete that runs as a task. */
+import { z } from 'zod';
+import { boundedText, defineChannels, defineEvents } from '../define';
+import { SeedRef } from './tasks';
+
+export const SeedRow = z
+  .object({
+    node: z.string(),
+    volid: z.string(),
+    /** The proxy name the seed belongs to (`<name>-seed.iso`). */
+    name: z.string(),
+    sizeBytes: z.number(),
+    /** Undefined when Proxmox gave no creation time. */
+    ageSeconds: z.number().optional(),
+    /** Why it is (or is not) an orphan, in plain words. */
+    reason: z.string(),
+  })
+  .strict();
+export type SeedRow = z.infer<typeof SeedRow>;
+
+export const VmRow = z.object({ node: z.string(), vmid: z.number(), name: z.string(), reason: z.string() }).strict();
+export type VmRow = z.infer<typeof VmRow>;
+
+export const CleanupReport = z
+  .object({
+    clusterId: z.string(),
+    scannedAt: z.string(),
+    graceMinutes: z.number(),
+    /** Seeds that may be deleted. */
+    orphans: z.array(SeedRow),
+    /** Seeds that stay, each with the reason. */
+    kept: z.array(SeedRow),
+    /** Marked VMs that are stopped and older than the grace period: a create that never finished. */
+    halfBuilt: z.array(VmRow),
+    /** Marked VMs whose seed is not on the ISO storage. */
+    missingSeed: z.array(VmRow),
+    /** VMs named like proxies without the Egress Desk mark: information only, never touched. */
+    foreign: z.array(VmRow),
+    /** Nodes whose seeds could not be listed or whose VMs could not all be read. */
+    problems: z.array(z.object({ node: z.string(), message: z.string() }).strict()),
+  })
+  .strict();
+export type CleanupReport = z.infer<typeof CleanupReport>;
+
+export const cleanupChannels = defineChannels({
+  'cleanup.scan': {
+    input: z.object({ clusterId: boundedText(64).min(1), graceMinutes: z.number().min(0).max(10_080).optional() }).strict(),
+    output: CleanupReport,
+  },
+  /** Deletes the selected seeds after a last re-check of each, as one task; a dry run deletes nothing. */
+  'cleanup.deleteSeeds': {
+    input: z
+      .object({
+        clusterId: boundedText(64).min(1),
+        seeds: z.array(SeedRef).min(1).max(500),
+        dryRun: z.boolean(),
+        graceMinutes: z.number().min(0).max(10_080).optional(),
+      })
+      .strict(),
+    output: z.object({ taskId: z.string() }).strict(),
+  },
+});
+
+export const cleanupEvents = defineEvents({});

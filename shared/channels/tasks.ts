@@ -1,0 +1,136 @@
+/** Channels and events of the task manager: long admin actions, their steps, Proxmox tasks and logs. */
+import { z } from 'zod';
+import { AppErrorValue } from '../errors';
+import { boundedText, defineChannels, defineEvents, noInput } from '../define';
+
+/**
+ * A proxy's name: a Proxmox VM name that is also a DNS label (it becomes
+ * the guest's hostname): lower-case letters, digits and dashes, 1 to 63
+ * characters, starting with a letter and not ending with a dash.
+ */
+export const ProxyName = z
+  .string()
+  .min(1)
+  .max(63)
+  .regex(/^[a-z]([a-z0-9-]*[a-z0-9])?$/, 'use lower-case letters, digits and dashes; start with a letter, end with a letter or digit');
+
+export const taskStates = ['queued', 'running', 'succeeded', 'failed', 'cancelled', 'interrupted'] as const;
+export const TaskState = z.enum(taskStates);
+export type TaskState = z.infer<typeof TaskState>;
+
+/** `create-proxies` is the parent of a bulk create; it runs nothing itself. */
+export const TaskKind = z.enum(['create-proxy', 'create-proxies', 'delete-proxy', 'clean-up', 'clean-seeds', 'doctor']);
+export type TaskKind = z.infer<typeof TaskKind>;
+
+export const StepView = z
+  .object({
+    name: z.string(),
+    state: z.enum(['pending', 'running', 'done', 'skipped', 'failed']),
+    node: z.string().optional(),
+    upid: z.string().optional(),
+  })
+  .strict();
+export type StepView = z.infer<typeof StepView>;
+
+export const SeedRef = z.object({ node: boundedText(64), volid: boundedText(512) }).strict();
+export type SeedRef = z.infer<typeof SeedRef>;
+
+export const SeedOutcome = z.object({ node: z.string(), volid: z.string(), reason: z.string() }).strict();
+
+export const TaskView = z
+  .object({
+    id: z.string(),
+    kind: TaskKind,
+    clusterId: z.string(),
+    /** What the task works on, in words: a proxy name, "3 proxies", "2 seeds". */
+    target: z.string(),
+    parentId: z.string().optional(),
+    childIds: z.array(z.string()).optional(),
+    node: z.string().optional(),
+    vmid: z.number().optional(),
+    state: TaskState,
+    /** 0..1 */
+    progress: z.number(),
+    steps: z.array(StepView),
+    upids: z.array(z.object({ upid: z.string(), node: z.string(), step: z.string() }).strict()),
+    createdAt: z.string(),
+    startedAt: z.string().optional(),
+    endedAt: z.string().optional(),
+    attempts: z.number(),
+    /** A plain summary of the outcome, or why the task stopped. */
+    message: z.string().optional(),
+    error: AppErrorValue.optional(),
+    /** What the admin may do now. */
+    actions: z.array(z.enum(['cancel', 'retry', 'resume', 'clean-up'])),
+    /** Set when a later task (a clean-up) closed this one. */
+    closedBy: z.string().optional(),
+    seeds: z
+      .object({ deleted: z.array(SeedOutcome), skipped: z.array(SeedOutcome) })
+      .strict()
+      .optional(),
+  })
+  .strict();
+export type TaskView = z.infer<typeof TaskView>;
+
+const id = boundedText(64).min(1);
+const TaskId = z.object({ id }).strict();
+const TaskIds = z.object({ taskIds: z.array(z.string()) }).strict();
+
+export const CreateProxiesInput = z
+  .object({
+    clusterId: id,
+    /** Absent: the app picks the healthy node with the fewest proxies, then the most free memory. */
+    node: boundedText(64).optional(),
+    template: boundedText(128).min(1),
+    machineType: boundedText(128).min(1),
+    /** With count > 1 a name is a prefix: `<name>-1`, `<name>-2`, … */
+    name: ProxyName.optional(),
+    count: z.number().int().min(1).max(50),
+    cloudInit: boundedText(64 * 1024),
+  })
+  .strict();
+export type CreateProxiesInput = z.infer<typeof CreateProxiesInput>;
+
+export const TaskLogLine = z.object({ n: z.number(), t: z.string() }).strict();
+
+export const tasksChannels = defineChannels({
+  /** Every task the app knows: running, queued, interrupted and the bounded history. */
+  'tasks.list': { input: noInput, output: z.object({ tasks: z.array(TaskView) }).strict() },
+  'tasks.get': { input: TaskId, output: TaskView },
+  /** One task per proxy; with count > 1 they share a parent. */
+  'tasks.createProxies': {
+    input: CreateProxiesInput,
+    output: z.object({ parentId: z.string().optional(), taskIds: z.array(z.string()) }).strict(),
+  },
+  /** Provider ids `vms/<vmid>/<name>`, one task each. */
+  'tasks.deleteProxies': { input: z.object({ clusterId: id, ids: z.array(boundedText(128)).min(1).max(200) }).strict(), output: TaskIds },
+  /** Returns at once; the answer says what keeps running on Proxmox. */
+  'tasks.cancel': { input: TaskId, output: z.object({ message: z.string() }).strict() },
+  /** Reruns a failed or cancelled task with the same request (same proxy UID). */
+  'tasks.retry': { input: TaskId, output: TaskView },
+  /** Reruns an interrupted task with the same request (same proxy UID). */
+  'tasks.resume': { input: TaskId, output: TaskView },
+  /** Deletes whatever a failed, cancelled or interrupted create left; runs as a new task. */
+  'tasks.cleanUp': { input: TaskId, output: z.object({ taskId: z.string() }).strict() },
+  /** Reruns the connect doctor on a cluster's profile, as a task. */
+  'tasks.runDoctor': { input: z.object({ clusterId: id }).strict(), output: z.object({ taskId: z.string() }).strict() },
+  /** A page of a Proxmox task's log, read from the node. */
+  'tasks.log': {
+    input: z
+      .object({
+        id,
+        upid: boundedText(256),
+        start: z.number().int().min(0).default(0),
+        limit: z.number().int().min(1).max(1000).default(200),
+      })
+      .strict(),
+    output: z.object({ lines: z.array(TaskLogLine), total: z.number(), running: z.boolean() }).strict(),
+  },
+});
+
+export const tasksEvents = defineEvents({
+  /** A task changed (throttled per task). */
+  'tasks.update': TaskView,
+  /** New lines of a Proxmox task log, followed while the task runs. */
+  'tasks.log': z.object({ id: z.string(), upid: z.string(), lines: z.array(TaskLogLine) }).strict(),
+});
