@@ -9,15 +9,18 @@
  */
 import type { z } from 'zod';
 import { appChannels, appEvents } from './channels/app';
+import { doctorChannels, doctorEvents } from './channels/doctor';
 
 export { AppInfo, AppStatus } from './channels/app';
 
 export const channels = {
   ...appChannels,
+  ...doctorChannels,
 } as const;
 
 export const events = {
   ...appEvents,
+  ...doctorEvents,
 } as const;
 
 export type Channels = typeof channels;

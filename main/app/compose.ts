@@ -8,6 +8,7 @@ import { createEventBus, type EventBus } from '../ipc/event-bus';
 import { createRouter, type Handlers, type Router } from '../ipc/router';
 import type { Logger } from '../log/logger';
 import { appHandlers } from './app-handlers';
+import { doctorHandlers, type ResolveProfileConnection } from '../services/doctor';
 
 export interface ComposeOptions {
   mode: AppInfo['mode'];
@@ -16,6 +17,8 @@ export interface ComposeOptions {
   logger: Logger;
   /** How often main pushes `app.status`; tests shorten it. */
   statusIntervalMs?: number;
+  /** Resolves a saved profile for `doctor.run` reruns; default: none (URL-and-token runs only). */
+  doctorProfiles?: ResolveProfileConnection;
 }
 
 export interface ComposedApp {
@@ -33,6 +36,7 @@ export function composeApp(options: ComposeOptions): ComposedApp {
   // One spread per area; the type makes a missing area a compile error.
   const handlers: Handlers = {
     ...appHandlers({ version: options.version, mode: options.mode, runtime: options.runtime }, publishStatus),
+    ...doctorHandlers({ logger: logger.child({ part: 'doctor' }), bus, resolveProfile: options.doctorProfiles }),
   };
   const router = createRouter(handlers, logger.child({ part: 'ipc' }));
 

@@ -1,0 +1,88 @@
+/**
+ * What a doctor run connects with: the input's URL, TLS choice and token,
+ * filled in from a saved profile when a profile id is given. The secret is
+ * registered with the redactor the moment it arrives.
+ */
+import { ProfileSchema } from '../../core/provider/profile';
+import type { TlsChoice } from '../../core/pve/tls-choice';
+import type { TokenSource } from '../../core/pve/token';
+import { AppError } from '../../ipc/app-error';
+import { registerSecret } from '../../log/secrets';
+import type { DoctorRunInput, DoctorTlsInput } from '../../../shared/channels/doctor';
+import type { DoctorConnection, ResolveProfileConnection } from './ports';
+
+export interface ResolvedConnection extends Omit<DoctorConnection, 'tls'> {
+  /** Absent on a first contact: the doctor then shows the certificate and asks. */
+  tls?: TlsChoice;
+  /** True when the profile's own client may be used: the run overrides nothing it was built with. */
+  reuseApi: boolean;
+}
+
+function tlsChoiceOf(tls: DoctorTlsInput): TlsChoice {
+  const serverName = tls.serverName ? { serverName: tls.serverName } : {};
+  switch (tls.mode) {
+    case 'ca':
+      if (!tls.caPem)
+        throw new AppError(
+          'invalid-input',
+          'Trusting a CA needs its certificate.',
+          'Paste the content of /etc/pve/pve-root-ca.pem.',
+          'tls.caPem',
+        );
+      return { mode: 'ca', caPem: tls.caPem, ...serverName };
+    case 'pin':
+      if (!tls.fingerprint)
+        throw new AppError(
+          'invalid-input',
+          'Pinning needs a fingerprint.',
+          'Use the SHA-256 fingerprint the report shows.',
+          'tls.fingerprint',
+        );
+      return { mode: 'pin', fingerprint: tls.fingerprint, ...serverName };
+    default:
+      return { mode: tls.mode, ...serverName };
+  }
+}
+
+function checkedUrl(url: string): string {
+  if (!ProfileSchema.shape.url.safeParse(url).success) {
+    throw new AppError('invalid-input', `"${url}" is not a Proxmox URL.`, 'Use https://<node>:8006, with no path.', 'url');
+  }
+  return url;
+}
+
+async function profileConnection(
+  input: DoctorRunInput,
+  resolve: ResolveProfileConnection | undefined,
+): Promise<DoctorConnection | undefined> {
+  if (input.profileId === undefined) return undefined;
+  if (!resolve)
+    throw new AppError('not-found', 'Saved profiles are not available here.', 'Enter the URL and the token instead.', 'profileId');
+  return resolve(input.profileId);
+}
+
+export async function resolveConnection(input: DoctorRunInput, resolve?: ResolveProfileConnection): Promise<ResolvedConnection> {
+  if (input.secret) registerSecret(input.secret);
+  const profile = await profileConnection(input, resolve);
+  const url = checkedUrl(input.url ?? profile?.url ?? '');
+  const tokenId = input.tokenId ?? profile?.tokenId;
+  let token: TokenSource | undefined = profile?.token;
+  if (input.secret) {
+    if (!tokenId)
+      throw new AppError('invalid-input', 'A secret needs its token id.', 'Enter the token id as user@realm!tokenid.', 'tokenId');
+    const secret = input.secret;
+    token = { kind: 'secret', tokenId, secret: () => secret };
+  }
+  const overrides = input.url !== undefined || input.tls !== undefined || input.secret !== undefined || input.tokenId !== undefined;
+  const { api, token: _t, tokenId: _id, url: _u, tls: _tls, ...choices } = profile ?? {};
+  const resolved: ResolvedConnection = { ...choices, url, reuseApi: false };
+  const tls = input.tls ? tlsChoiceOf(input.tls) : profile?.tls;
+  if (tls) resolved.tls = tls;
+  if (token) resolved.token = token;
+  if (tokenId) resolved.tokenId = tokenId;
+  if (api && !overrides) {
+    resolved.api = api;
+    resolved.reuseApi = true;
+  }
+  return resolved;
+}

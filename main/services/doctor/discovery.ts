@@ -1,0 +1,162 @@
+/**
+ * The doctor's discovery step: nodes, ISO storages, templates with their
+ * verdicts, bridges, and room in the VMID range, read with the token. Each
+ * call that fails is listed; what was read still counts.
+ */
+import type { PveApi } from '../../core/pve/api';
+import { isApiError, missingPrivilege } from '../../core/pve/errors';
+import type { ClusterResource } from '../../core/pve/schemas';
+import type { DiscoverySection, SuggestedProfile } from '../../../shared/channels/doctor';
+import type { DoctorConnection } from './ports';
+import { chooseSeedStorage, DEDICATED_STORAGE_COMMAND, type SeedStorageChoice } from './seed-storage';
+import { errorText, passed, blocked } from './section';
+import { catalogueKey, templateVerdict } from './template-verdicts';
+import { DEFAULT_VMID_RANGE, vmidRoom } from './vmid-room';
+
+type Data = DiscoverySection['data'];
+export type Choices = Pick<DoctorConnection, 'nodes' | 'isoStorage' | 'bridge' | 'vlanTag' | 'vmidRange' | 'diskGiB'>;
+
+export interface DiscoveryOutcome {
+  section: DiscoverySection;
+  seedStorage?: SeedStorageChoice;
+  suggestion: Omit<SuggestedProfile, 'url' | 'tls' | 'tokenId'>;
+}
+
+/** A failed read as one line an admin can act on. */
+function problemOf(what: string, e: unknown): string {
+  const missing = missingPrivilege(e);
+  if (missing) return `${what}: the token lacks ${missing.privilege} on ${missing.path}`;
+  return `${what}: ${isApiError(e) ? e.describe() : errorText(e)}`;
+}
+
+async function attempt<T>(what: string, problems: string[], fn: () => Promise<T>, signal?: AbortSignal): Promise<T | undefined> {
+  try {
+    return await fn();
+  } catch (e) {
+    signal?.throwIfAborted();
+    problems.push(problemOf(what, e));
+    return undefined;
+  }
+}
+
+async function readNodes(api: PveApi, nodes: string[], data: Data, signal?: AbortSignal): Promise<void> {
+  await Promise.all(
+    nodes.map(async (node) => {
+      const storages = await attempt(`storages of ${node}`, data.problems, () => api.storageList(node, { signal }), signal);
+      for (const s of storages ?? []) {
+        if (!s.content.includes('iso')) continue;
+        data.isoStorages.push({
+          node,
+          storage: s.storage,
+          type: s.type,
+          content: s.content,
+          shared: s.shared ?? false,
+          active: s.active !== false && s.enabled !== false,
+          ...(s.avail !== undefined ? { availBytes: s.avail } : {}),
+          dedicated: s.content.every((c) => c === 'iso'),
+        });
+      }
+      const bridges = await attempt(`bridges of ${node}`, data.problems, () => api.network(node, 'bridge', { signal }), signal);
+      for (const b of bridges ?? []) data.bridges.push({ node, iface: b.iface, vlanAware: b.bridge_vlan_aware ?? false });
+    }),
+  );
+}
+
+async function readTemplates(
+  api: PveApi,
+  resources: readonly ClusterResource[],
+  choices: Choices,
+  bridge: string | undefined,
+  data: Data,
+  signal?: AbortSignal,
+) {
+  const templates = resources.filter((r) => r.type === 'qemu' && r.template === true && r.vmid !== undefined && r.node !== undefined);
+  const needs = { bridge, vlanTag: choices.vlanTag, diskGiB: choices.diskGiB ?? 1 };
+  for (const t of templates.sort((a, b) => a.vmid! - b.vmid!)) {
+    const config = await attempt(`config of template ${t.vmid}`, data.problems, () => api.vmConfig(t.node!, t.vmid!, { signal }), signal);
+    if (config) data.templates.push(templateVerdict(t.vmid!, t.node!, config, needs));
+  }
+}
+
+/** The profile's bridge, else vmbr0, else the first bridge every node has. */
+function chooseBridge(data: Data, nodes: readonly string[], wanted?: string): { iface: string; vlanAware: boolean } | undefined {
+  const onAll = (iface: string) => nodes.every((n) => data.bridges.some((b) => b.node === n && b.iface === iface));
+  const names = [...new Set(data.bridges.map((b) => b.iface))].filter(onAll).sort();
+  const iface = wanted ?? (names.includes('vmbr0') ? 'vmbr0' : names[0]);
+  if (!iface || !onAll(iface)) return undefined;
+  return { iface, vlanAware: data.bridges.filter((b) => b.iface === iface).every((b) => b.vlanAware) };
+}
+
+function verdict(
+  data: Data,
+  choices: Choices,
+  seed: SeedStorageChoice | undefined,
+  bridge: ReturnType<typeof chooseBridge>,
+): DiscoverySection {
+  const fail: string[] = [];
+  const warn: string[] = [];
+  const hints: string[] = [];
+  const offline = data.nodes.filter((n) => n.status !== 'online').map((n) => n.node);
+  if (offline.length > 0) warn.push(`node(s) ${offline.join(', ')} are not online`);
+  if (!seed) {
+    fail.push(
+      choices.isoStorage
+        ? `storage ${choices.isoStorage} does not hold ISO images on every node`
+        : 'no storage holds ISO images on every node',
+    );
+    hints.push(`Create a dedicated seed storage: \`${DEDICATED_STORAGE_COMMAND}\`.`);
+  } else if (!seed.dedicated) {
+    warn.push(`the seed storage ${seed.storage} is not dedicated to ISO images`);
+    hints.push(`Create a dedicated seed storage: \`${DEDICATED_STORAGE_COMMAND}\`.`);
+  }
+  const suitable = data.templates.filter((t) => t.suitable);
+  if (suitable.length === 0) {
+    fail.push('no template is suitable');
+    hints.push('Build one with the template recipe in the user guide (Preparing Proxmox), or fix a listed template as its reasons say.');
+  }
+  if (!bridge) fail.push(choices.bridge ? `bridge ${choices.bridge} is not on every node` : 'no bridge is on every node');
+  else if (choices.vlanTag !== undefined && !bridge.vlanAware) {
+    warn.push(`bridge ${bridge.iface} is not VLAN-aware, but the profile sets VLAN ${choices.vlanTag}`);
+    hints.push(`Make ${bridge.iface} VLAN-aware (node → System → Network → ${bridge.iface} → VLAN aware).`);
+  }
+  if (data.vmidRange.free < 10) warn.push(`only ${data.vmidRange.free} free VMIDs in ${data.vmidRange.min}-${data.vmidRange.max}`);
+  if (data.problems.length > 0) warn.push(`${data.problems.length} read(s) failed`);
+  const found = `${data.nodes.length} node(s), ${suitable.length}/${data.templates.length} suitable template(s), seed storage ${seed?.storage ?? 'none'}, bridge ${bridge?.iface ?? 'none'}, ${data.vmidRange.free} free VMIDs`;
+  const base =
+    fail.length > 0
+      ? blocked(
+          'fail',
+          `Found ${found}. Missing: ${[...fail, ...warn].join('; ')}.`,
+          hints.join(' ') || 'Fix what is listed, then run the check again.',
+        )
+      : passed(warn.length > 0 ? 'warn' : 'ok', `Found ${found}.${warn.length > 0 ? ` Note: ${warn.join('; ')}.` : ''}`, hints.join(' '));
+  return { ...base, data };
+}
+
+export async function discover(api: PveApi, choices: Choices, signal?: AbortSignal): Promise<DiscoveryOutcome> {
+  const range = choices.vmidRange ?? DEFAULT_VMID_RANGE;
+  const data: Data = { nodes: [], isoStorages: [], templates: [], bridges: [], vmidRange: vmidRoom([], range), problems: [] };
+  const listed = (await attempt('list nodes', data.problems, () => api.nodes({ signal }), signal)) ?? [];
+  data.nodes = listed.map((n) => ({ node: n.node, status: n.status })).sort((a, b) => a.node.localeCompare(b.node));
+  const nodes = choices.nodes ?? data.nodes.filter((n) => n.status === 'online').map((n) => n.node);
+  await readNodes(api, nodes, data, signal);
+  const bridge = chooseBridge(data, nodes, choices.bridge);
+  const resources = (await attempt('list VMs', data.problems, () => api.clusterResources('vm', { signal }), signal)) ?? [];
+  data.vmidRange = vmidRoom(resources, range);
+  await readTemplates(api, resources, choices, bridge?.iface ?? choices.bridge, data, signal);
+  const seedStorage = chooseSeedStorage(data.isoStorages, nodes, choices.isoStorage);
+  if (seedStorage) data.seedStorage = seedStorage;
+  const templates = Object.fromEntries(data.templates.filter((t) => t.suitable).map((t) => [catalogueKey(t), { vmid: t.vmid }]));
+  return {
+    section: verdict(data, choices, seedStorage, bridge),
+    ...(seedStorage ? { seedStorage } : {}),
+    suggestion: {
+      nodes,
+      ...(seedStorage ? { isoStorage: seedStorage.storage, isoStorageReason: seedStorage.reason } : {}),
+      templates,
+      ...(bridge ? { bridge: bridge.iface, bridgeVlanAware: bridge.vlanAware } : {}),
+      vmidRange: { min: range.min, max: range.max },
+      vmidFree: data.vmidRange.free,
+    },
+  };
+}

@@ -1,0 +1,26 @@
+/**
+ * The exact `pveum` commands that grant a missing role, as the operator's
+ * guide documents them: the role is created or, when it exists, set to the
+ * full list, then granted on its path to the token's user.
+ */
+import type { RequiredRole } from './roles';
+
+/** `user@realm` of a token id `user@realm!name`. */
+export function userOfToken(tokenId: string): string {
+  return tokenId.split('!')[0] ?? tokenId;
+}
+
+/** One line that creates the role, or replaces the privileges of an existing one with the full list. */
+export function roleCommand(role: RequiredRole): string {
+  const privs = `-privs "${role.privileges.join(' ')}"`;
+  return `pveum role add ${role.role} ${privs} || pveum role modify ${role.role} ${privs}`;
+}
+
+export function grantCommand(path: string, role: RequiredRole, tokenId: string): string {
+  return `pveum aclmod ${path} -user ${userOfToken(tokenId)} -role ${role.role}`;
+}
+
+/** For a token made with privilege separation: its own ACL must carry the role too. */
+export function tokenGrantCommand(path: string, role: RequiredRole, tokenId: string): string {
+  return `pveum aclmod ${path} -token '${tokenId}' -role ${role.role}`;
+}
