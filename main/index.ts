@@ -7,6 +7,8 @@ import { app, BrowserWindow, protocol, session, shell } from 'electron';
 import { join } from 'node:path';
 import { composeApp } from './app/compose';
 import { nodeRuntime } from './app/runtime-info';
+import { loadElectronDocumentStore } from './electron/document-store';
+import { createSafeStorageVault } from './electron/safe-storage';
 import { bindIpc } from './ipc/bind-electron';
 import { createLogger } from './log/logger';
 import { APP_INDEX_URL, APP_ORIGIN, appSchemePrivileges, serveAppProtocol } from './security/app-protocol';
@@ -37,12 +39,21 @@ if (!app.requestSingleInstanceLock()) {
 } else {
   app.on('web-contents-created', (_event, contents) => lockNavigation(contents, isAppUrl, (url) => void shell.openExternal(url)));
 
-  void app.whenReady().then(() => {
+  void app.whenReady().then(async () => {
     denyAllPermissions(session.defaultSession);
     enforceCsp(session.defaultSession);
     serveAppProtocol(protocol, rendererRoot);
 
-    const composed = composeApp({ mode: 'electron', version: app.getVersion(), runtime: nodeRuntime(), logger });
+    const openProfileStore = await loadElectronDocumentStore();
+    const composed = composeApp({
+      mode: 'electron',
+      version: app.getVersion(),
+      runtime: nodeRuntime(),
+      logger,
+      dataDir: app.getPath('userData'),
+      secretVault: createSafeStorageVault(),
+      openProfileStore,
+    });
     const window = new BrowserWindow(secureWindowOptions(preloadPath, isDev));
     const unbind = bindIpc(composed.router, composed.bus, window, isAppUrl, logger.child({ part: 'ipc' }));
     window.once('ready-to-show', () => window.show());

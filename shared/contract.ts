@@ -9,17 +9,20 @@
  */
 import type { z } from 'zod';
 import { appChannels, appEvents } from './channels/app';
+import { profilesChannels, profilesEvents } from './channels/profiles';
 import { doctorChannels, doctorEvents } from './channels/doctor';
 
 export { AppInfo, AppStatus } from './channels/app';
 
 export const channels = {
   ...appChannels,
+  ...profilesChannels,
   ...doctorChannels,
 } as const;
 
 export const events = {
   ...appEvents,
+  ...profilesEvents,
   ...doctorEvents,
 } as const;
 

@@ -8,6 +8,9 @@ import { createEventBus, type EventBus } from '../ipc/event-bus';
 import { createRouter, type Handlers, type Router } from '../ipc/router';
 import type { Logger } from '../log/logger';
 import { appHandlers } from './app-handlers';
+import { startDemoCluster } from '../services/demo/demo-cluster';
+import { createProfileService, profilesHandlers, type DocumentStoreOpener, type ProfileService } from '../services/profiles';
+import type { SecretVault } from '../services/secrets/vault';
 import { doctorHandlers, type ResolveProfileConnection } from '../services/doctor';
 
 export interface ComposeOptions {
@@ -24,6 +27,8 @@ export interface ComposeOptions {
 export interface ComposedApp {
   router: Router;
   bus: EventBus;
+  /** Cluster profiles; `profiles.directory` is the ClusterDirectory the other services read. */
+  profiles: ProfileService;
   dispose(): Promise<void>;
 }
 
@@ -33,9 +38,19 @@ export function composeApp(options: ComposeOptions): ComposedApp {
   const startedAt = Date.now();
   const publishStatus = () => bus.publish('app.status', { uptimeSeconds: (Date.now() - startedAt) / 1000, at: new Date().toISOString() });
 
+  const profiles = createProfileService({
+    logger,
+    dataDir: options.dataDir,
+    vault: options.secretVault,
+    openStore: options.openProfileStore,
+  });
+  const demo = options.demo ?? 'auto';
+  if (demo === 'force' || (demo === 'auto' && profiles.isEmpty)) profiles.startDemo(() => startDemoCluster(logger));
+
   // One spread per area; the type makes a missing area a compile error.
   const handlers: Handlers = {
     ...appHandlers({ version: options.version, mode: options.mode, runtime: options.runtime }, publishStatus),
+    ...profilesHandlers(profiles, bus),
     ...doctorHandlers({ logger: logger.child({ part: 'doctor' }), bus, resolveProfile: options.doctorProfiles }),
   };
   const router = createRouter(handlers, logger.child({ part: 'ipc' }));
@@ -46,8 +61,10 @@ export function composeApp(options: ComposeOptions): ComposedApp {
   return {
     router,
     bus,
+    profiles,
     async dispose() {
       clearInterval(statusTimer);
+      await profiles.close();
     },
   };
 }

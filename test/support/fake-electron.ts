@@ -5,6 +5,9 @@
  * assert on it and call the handlers the way Electron would.
  */
 import { EventEmitter } from 'node:events';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 type Handler = (...args: unknown[]) => unknown;
 
@@ -39,6 +42,11 @@ export class FakeApp extends EventEmitter {
   }
   getVersion() {
     return '9.9.9-fake';
+  }
+  /** A fresh temporary folder per fake app, so the shell's profile file never lands in a real home. */
+  private dataDir: string | undefined;
+  getPath(_name: string) {
+    return (this.dataDir ??= mkdtempSync(join(tmpdir(), 'egress-desk-fake-electron-')));
   }
   quit() {
     this.quitCalled = true;
@@ -106,6 +114,16 @@ export function createFakeElectron() {
     removeHandler(channel: string) {
       ipcMainHandlers.delete(channel);
     },
+    // electron-store registers a listener for renderer-side stores; the app has none.
+    on() {},
+  };
+
+  // No keyring: the shell must then offer "session only" or "store unprotected".
+  const safeStorage = {
+    isAsyncEncryptionAvailable: () => Promise.resolve(false),
+    getSelectedStorageBackend: () => 'basic_text',
+    encryptStringAsync: () => Promise.reject(new Error('encryption is not available')),
+    decryptStringAsync: () => Promise.reject(new Error('encryption is not available')),
   };
 
   const protocol = {
@@ -149,6 +167,7 @@ export function createFakeElectron() {
       shell,
       contextBridge,
       ipcRenderer,
+      safeStorage,
     },
     protocol,
     windows,

@@ -1,0 +1,87 @@
+/**
+ * The first-run demo: the simulator on loopback with the demo dataset, and
+ * a cluster pointed at it, labelled as simulated everywhere it shows. The
+ * connection is pinned to the simulator's certificate, and its token lives
+ * in memory only: nothing about the demo is written to the profile file.
+ */
+import { createProvider, parseProfile, type ProfileInput } from '../../core';
+import { createPveClient } from '../../core/pve/client';
+import type { Logger } from '../../log/logger';
+import { registerSecret } from '../../log/secrets';
+import { SEED_STORAGE, startSimulator, type Simulator } from '../../simulator';
+import type { ProfileSummary } from '../../../shared/domain/profile';
+import type { Cluster } from '../clusters/cluster';
+
+export const DEMO_CLUSTER_ID = 'demo';
+export const DEMO_CLUSTER_NAME = 'Demo cluster (simulated)';
+
+export interface DemoCluster {
+  cluster: Cluster;
+  summary: ProfileSummary;
+  sim: Simulator;
+  close(): Promise<void>;
+}
+
+function templatesOf(sim: Simulator): ProfileInput['templates'] {
+  const templates: ProfileInput['templates'] = {};
+  for (const vm of sim.state.vms.values()) {
+    if (!vm.template) continue;
+    const name = typeof vm.config.name === 'string' ? vm.config.name : `template-${vm.vmid}`;
+    templates[name.slice(0, 64)] = { vmid: vm.vmid };
+  }
+  return templates;
+}
+
+export async function startDemoCluster(logger: Logger, timeScale = 1): Promise<DemoCluster> {
+  const sim = await startSimulator({ dataset: 'demo', timeScale, logger: logger.child({ part: 'demo-simulator' }) });
+  const token = sim.tokens.admin;
+  if (!token) throw new Error('the simulator offers no admin token');
+  registerSecret(token.secret);
+  const input: ProfileInput = {
+    url: sim.url,
+    nodes: [...sim.state.nodes.keys()],
+    isoStorage: SEED_STORAGE,
+    bridge: 'vmbr0',
+    templates: templatesOf(sim),
+    machineTypes: { small: { cores: 1, memoryMiB: 1024 }, medium: { cores: 2, memoryMiB: 2048, diskGiB: 8 } },
+    tls: { mode: 'pin', fingerprint: sim.fingerprint },
+    token: { kind: 'secret', tokenId: token.tokenId },
+  };
+  const profile = parseProfile(input);
+  const client = createPveClient({
+    baseUrl: sim.url,
+    tls: profile.tls,
+    token: { kind: 'secret', tokenId: token.tokenId, secret: () => token.secret },
+    logger: logger.child({ cluster: DEMO_CLUSTER_ID }),
+  });
+  const provider = createProvider(profile, { api: client, logger });
+  const now = new Date().toISOString();
+  const summary: ProfileSummary = {
+    id: DEMO_CLUSTER_ID,
+    name: DEMO_CLUSTER_NAME,
+    demo: true,
+    url: profile.url,
+    tls: { mode: 'pin', fingerprint: sim.fingerprint },
+    token: { secretStorage: 'session', tokenId: token.tokenId },
+    secretAvailable: true,
+    nodes: profile.nodes,
+    isoStorage: profile.isoStorage,
+    bridge: 'vmbr0',
+    vmidRange: profile.vmidRange,
+    templates: profile.templates,
+    machineTypes: profile.machineTypes,
+    requestTimeoutSeconds: profile.requestTimeoutSeconds,
+    installGuestAgent: profile.installGuestAgent,
+    createdAt: now,
+    updatedAt: now,
+  };
+  return {
+    cluster: { id: DEMO_CLUSTER_ID, name: DEMO_CLUSTER_NAME, profile, api: client, provider, demo: true },
+    summary,
+    sim,
+    async close() {
+      await client.close();
+      await sim.close();
+    },
+  };
+}

@@ -1,0 +1,45 @@
+/**
+ * A stored profile as a connected Cluster: a client with the profile's TLS
+ * choice and a token source that asks for the secret on every request (so
+ * a new secret needs no reconnect, and a token file is re-read each time),
+ * plus a provider. Nothing is requested from Proxmox here.
+ */
+import { createProvider, parseProfile, type Budgets } from '../../core';
+import { createPveClient, type PveClient } from '../../core/pve/client';
+import type { TokenSource } from '../../core/pve/token';
+import type { Logger } from '../../log/logger';
+import type { Cluster } from '../clusters/cluster';
+import { toCoreProfile } from './core-profile';
+import type { StoredProfile } from './document';
+
+export interface BuiltCluster {
+  cluster: Cluster;
+  client: PveClient;
+}
+
+export interface BuildOptions {
+  /** Resolves the token secret of a profile whose secret is held by the app. */
+  secret: (profile: StoredProfile) => Promise<string>;
+  logger: Logger;
+  budgets?: Partial<Budgets>;
+}
+
+function tokenSource(profile: StoredProfile, secret: BuildOptions['secret']): TokenSource {
+  const token = profile.token;
+  if (token.secretStorage === 'file') return { kind: 'file', path: token.tokenFile };
+  return { kind: 'secret', tokenId: token.tokenId, secret: () => secret(profile) };
+}
+
+export function buildCluster(profile: StoredProfile, options: BuildOptions): BuiltCluster {
+  const core = parseProfile(toCoreProfile(profile));
+  const logger = options.logger.child({ cluster: profile.id });
+  const client = createPveClient({
+    baseUrl: core.url,
+    tls: core.tls,
+    token: tokenSource(profile, options.secret),
+    requestTimeoutMs: core.requestTimeoutSeconds > 0 ? core.requestTimeoutSeconds * 1000 : undefined,
+    logger,
+  });
+  const provider = createProvider(core, { api: client, logger, budgets: options.budgets });
+  return { client, cluster: { id: profile.id, name: profile.name, profile: core, api: client, provider, demo: false } };
+}

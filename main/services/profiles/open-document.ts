@@ -1,0 +1,79 @@
+/**
+ * Opens the profile file so that a broken one never stops the app and is
+ * never silently replaced: a file that is not JSON, fails a migration, or
+ * fails the document schema is renamed to `<name>.corrupt-<timestamp>.json`
+ * beside it, a fresh document starts, and the problem (what was wrong and
+ * where the copy is) is returned for the UI to show.
+ */
+import { existsSync, renameSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import type { StoreProblem } from '../../../shared/domain/profile';
+import type { Logger } from '../../log/logger';
+import { describeIssues, DOCUMENT_VERSION, emptyDocument, ProfilesDocument } from './document';
+import { memoryDocumentStore, type DocumentStore, type DocumentStoreOpener } from './document-store';
+import { migrations } from './migrations';
+
+export const PROFILE_FILE_NAME = 'profiles';
+
+export interface OpenedDocument {
+  store: DocumentStore;
+  doc: ProfilesDocument;
+  problem?: StoreProblem;
+}
+
+type Attempt = { ok: true; store: DocumentStore; doc: ProfilesDocument } | { ok: false; reason: string };
+
+function attempt(open: () => DocumentStore): Attempt {
+  let store: DocumentStore;
+  try {
+    store = open();
+  } catch (err) {
+    // conf's messages name the file and never quote its content.
+    return { ok: false, reason: err instanceof Error ? err.message : String(err) };
+  }
+  const raw = store.read();
+  const empty = Object.keys(raw).length === 0;
+  const parsed = ProfilesDocument.safeParse(empty ? emptyDocument() : raw);
+  if (parsed.success) return { ok: true, store, doc: parsed.data };
+  const issues = describeIssues(parsed.error);
+  const shown = issues.slice(0, 20).join('; ') + (issues.length > 20 ? `; and ${issues.length - 20} more` : '');
+  return { ok: false, reason: `The profile file does not hold valid profiles: ${shown}.` };
+}
+
+function backupName(file: string, now: Date): string {
+  const stamp = now.toISOString().replace(/[:.]/g, '-');
+  return join(dirname(file), `${basename(file, '.json')}.corrupt-${stamp}.json`);
+}
+
+export function openProfileDocument(opener: DocumentStoreOpener, cwd: string, logger: Logger, now = new Date()): OpenedDocument {
+  const spec = { cwd, name: PROFILE_FILE_NAME, version: DOCUMENT_VERSION, migrations };
+  const first = attempt(() => opener(spec));
+  if (first.ok) return { store: first.store, doc: first.doc };
+
+  const file = join(cwd, `${PROFILE_FILE_NAME}.json`);
+  const backupPath = backupName(file, now);
+  try {
+    if (existsSync(file)) renameSync(file, backupPath);
+  } catch (err) {
+    // Moving it aside failed: keep it untouched and work in memory, so nothing overwrites it.
+    logger.error('profile file unreadable and could not be moved aside', { file, error: err });
+    return {
+      store: memoryDocumentStore(),
+      doc: emptyDocument(),
+      problem: {
+        message: `${first.reason} It could not be moved aside (${(err as NodeJS.ErrnoException).code ?? 'error'}), so it was left as it is and changes made now will not be saved.`,
+      },
+    };
+  }
+  logger.warn('profile file unreadable; kept aside and started fresh', { file, backupPath, reason: first.reason });
+  const fresh = attempt(() => opener(spec));
+  if (!fresh.ok) throw new Error(`a fresh profile file could not be opened: ${fresh.reason}`);
+  return {
+    store: fresh.store,
+    doc: fresh.doc,
+    problem: {
+      message: `${first.reason} The file was kept as ${backupPath} and the app started with no profiles. Fix or restore that copy, or import your profiles again.`,
+      backupPath,
+    },
+  };
+}

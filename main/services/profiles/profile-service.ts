@@ -1,0 +1,241 @@
+/**
+ * Cluster profiles: the file they live in, their secrets, and the clusters
+ * built from them. Keeps the ClusterDirectory every other service reads in
+ * step with the stored profiles (rebuilt on save and delete, old clients
+ * closed), and adds the demo cluster when the shell asks for it.
+ */
+import { randomUUID } from 'node:crypto';
+import type { ProfilesList, SaveProfileInput } from '../../../shared/channels/profiles';
+import type { AppSettings, ProfileSummary, StoreProblem } from '../../../shared/domain/profile';
+import type { Budgets } from '../../core';
+import { AppError } from '../../ipc/app-error';
+import type { Logger } from '../../log/logger';
+import { MutableClusterDirectory } from '../clusters/cluster';
+import type { DemoCluster } from '../demo/demo-cluster';
+import { SecretKeeper } from '../secrets/secret-keeper';
+import type { SecretVault } from '../secrets/vault';
+import { buildCluster, type BuiltCluster } from './build-cluster';
+import type { ProfilesDocument, StoredProfile } from './document';
+import type { DocumentStore } from './document-store';
+import type { OpenedDocument } from './open-document';
+import { exportText, parseImport } from './profile-transfer';
+import { resolveSecret } from './resolve-secret';
+import { checkProfile, problemsError } from './validate-profile';
+
+export interface ProfileServiceOptions {
+  opened: OpenedDocument;
+  vault: SecretVault;
+  logger: Logger;
+  directory?: MutableClusterDirectory;
+  /** Shrunk in tests. */
+  budgets?: Partial<Budgets>;
+}
+
+export class ProfileService {
+  readonly directory: MutableClusterDirectory;
+  private readonly store: DocumentStore;
+  private readonly problem: StoreProblem | undefined;
+  private readonly keeper: SecretKeeper;
+  private readonly log: Logger;
+  private readonly built = new Map<string, BuiltCluster>();
+  private readonly listeners = new Set<() => void>();
+  private doc: ProfilesDocument;
+  private demo: DemoCluster | undefined;
+  private demoStarting: Promise<void> | undefined;
+
+  constructor(private readonly options: ProfileServiceOptions) {
+    this.store = options.opened.store;
+    this.doc = options.opened.doc;
+    this.problem = options.opened.problem;
+    this.keeper = new SecretKeeper(options.vault);
+    this.log = options.logger.child({ part: 'profiles' });
+    this.directory = options.directory ?? new MutableClusterDirectory();
+    if (this.problem) this.log.warn('profile file problem', { ...this.problem });
+    for (const profile of this.doc.profiles) this.rebuild(profile);
+  }
+
+  /** True when no profile is stored: the shell then starts the demo. */
+  get isEmpty(): boolean {
+    return this.doc.profiles.length === 0;
+  }
+
+  async list(): Promise<ProfilesList> {
+    await this.demoStarting;
+    const stored = this.doc.profiles.map((p) => this.summaryOf(p));
+    const list: ProfilesList = {
+      profiles: this.demo ? [this.demo.summary, ...stored] : stored,
+      vault: await this.options.vault.backend(),
+    };
+    if (this.problem) list.storeProblem = this.problem;
+    return list;
+  }
+
+  get(id: string): ProfileSummary {
+    if (this.demo && id === this.demo.summary.id) return this.demo.summary;
+    return this.summaryOf(this.find(id));
+  }
+
+  async save(input: SaveProfileInput): Promise<ProfileSummary> {
+    if (this.demo && input.id === this.demo.summary.id) throw demoIsBuiltIn();
+    const existing = input.id === undefined ? undefined : this.find(input.id);
+    const checked = checkProfile(input.profile);
+    if (!checked.ok) throw problemsError('The profile', checked.problems, 'profile.');
+    this.refuseDuplicateName(checked.fields.name, existing?.id);
+    const id = existing?.id ?? randomUUID();
+    const now = new Date().toISOString();
+    const profile: StoredProfile = { ...checked.fields, id, createdAt: existing?.createdAt ?? now, updatedAt: now };
+    const sealed = await resolveSecret(this.keeper, { id, profile, existing, sealed: this.doc.secrets[id], secret: input.secret });
+    const secrets = sealed ? { ...this.doc.secrets, [id]: sealed } : without(this.doc.secrets, id);
+    const profiles = existing ? this.doc.profiles.map((p) => (p.id === id ? profile : p)) : [...this.doc.profiles, profile];
+    this.commit({ ...this.doc, profiles, secrets });
+    this.rebuild(profile);
+    this.log.info('profile saved', { id, name: profile.name, secretStorage: profile.token.secretStorage });
+    this.changed();
+    return this.summaryOf(profile);
+  }
+
+  async remove(id: string): Promise<boolean> {
+    if (this.demo && id === this.demo.summary.id) throw demoIsBuiltIn();
+    if (!this.doc.profiles.some((p) => p.id === id)) return false;
+    const secrets = without(this.doc.secrets, id);
+    this.commit({ ...this.doc, profiles: this.doc.profiles.filter((p) => p.id !== id), secrets });
+    this.keeper.forget(id);
+    this.dropCluster(id);
+    this.log.info('profile deleted', { id });
+    this.changed();
+    return true;
+  }
+
+  exportProfiles(ids?: string[]): { fileName: string; json: string } {
+    const chosen = ids === undefined ? this.doc.profiles : ids.map((id) => this.find(id));
+    return exportText(chosen);
+  }
+
+  async importProfiles(json: string): Promise<ProfileSummary[]> {
+    const incoming = parseImport(json);
+    const names = new Set(this.doc.profiles.map((p) => p.name.toLowerCase()));
+    const now = new Date().toISOString();
+    const added: StoredProfile[] = incoming.map((fields) => {
+      const name = freeName(fields.name, names);
+      names.add(name.toLowerCase());
+      return { ...fields, name, id: randomUUID(), createdAt: now, updatedAt: now };
+    });
+    this.commit({ ...this.doc, profiles: [...this.doc.profiles, ...added] });
+    for (const p of added) this.rebuild(p);
+    this.log.info('profiles imported', { count: added.length });
+    this.changed();
+    return added.map((p) => this.summaryOf(p));
+  }
+
+  settings(): AppSettings {
+    return structuredClone(this.doc.settings);
+  }
+
+  updateSettings(patch: Partial<AppSettings>): AppSettings {
+    this.commit({ ...this.doc, settings: { ...this.doc.settings, ...patch } });
+    return this.settings();
+  }
+
+  /** Starts the demo cluster in the background; `list` waits for it, so the first view already shows it. */
+  startDemo(start: () => Promise<DemoCluster>): void {
+    this.demoStarting = start().then(
+      (demo) => {
+        this.demo = demo;
+        this.directory.set(demo.cluster);
+        this.changed();
+      },
+      (err: unknown) => this.log.error('the demo cluster did not start', { error: err }),
+    );
+  }
+
+  subscribe(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  async close(): Promise<void> {
+    await this.demoStarting;
+    const clients = [...this.built.values()].map((b) => b.client.close());
+    this.built.clear();
+    await Promise.allSettled([...clients, this.demo?.close()]);
+  }
+
+  private summaryOf(p: StoredProfile): ProfileSummary {
+    const secretAvailable = p.token.secretStorage === 'file' || this.keeper.holds(p.id, this.doc.secrets[p.id]);
+    return { ...p, demo: false, secretAvailable };
+  }
+
+  private find(id: string): StoredProfile {
+    const found = this.doc.profiles.find((p) => p.id === id);
+    if (!found) throw new AppError('not-found', 'That cluster profile no longer exists.', 'Refresh the list of clusters.');
+    return found;
+  }
+
+  private refuseDuplicateName(name: string, ownId: string | undefined): void {
+    const clash = this.doc.profiles.some((p) => p.id !== ownId && p.name.toLowerCase() === name.toLowerCase());
+    if (clash) throw new AppError('invalid-input', `A cluster named "${name}" already exists.`, 'Choose another name.', 'profile.name');
+  }
+
+  /** Writes the whole document atomically; memory changes only when the file did. */
+  private commit(next: ProfilesDocument): void {
+    try {
+      this.store.write(next);
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code ?? 'error';
+      this.log.error('profile file not written', { file: this.store.path, code });
+      throw new AppError(
+        'transient',
+        `The profile file could not be written (${code}); nothing was changed.`,
+        `Check that ${this.store.path ?? 'the data folder'} is writable and the disk is not full, then try again.`,
+      );
+    }
+    this.doc = next;
+  }
+
+  private rebuild(profile: StoredProfile): void {
+    this.dropCluster(profile.id);
+    try {
+      const built = buildCluster(profile, {
+        logger: this.options.logger,
+        budgets: this.options.budgets,
+        secret: (p) => this.keeper.reveal(p.id, p.name, this.doc.secrets[p.id]),
+      });
+      this.built.set(profile.id, built);
+      this.directory.set(built.cluster);
+    } catch (err) {
+      this.log.error('cluster not built from its profile', { id: profile.id, error: err });
+    }
+  }
+
+  private dropCluster(id: string): void {
+    const old = this.built.get(id);
+    if (!old) return;
+    this.built.delete(id);
+    this.directory.remove(id);
+    void old.client.close().catch(() => undefined);
+  }
+
+  private changed(): void {
+    for (const listener of this.listeners) listener();
+  }
+}
+
+function demoIsBuiltIn(): AppError {
+  return new AppError(
+    'permanent',
+    'The demo cluster is built in and simulated; it cannot be changed or deleted.',
+    'Add your own cluster instead; the demo goes away when the app starts with a profile configured.',
+  );
+}
+
+function without<T>(record: Record<string, T>, key: string): Record<string, T> {
+  return Object.fromEntries(Object.entries(record).filter(([k]) => k !== key));
+}
+
+function freeName(name: string, taken: Set<string>): string {
+  if (!taken.has(name.toLowerCase())) return name;
+  for (let n = 1; ; n++) {
+    const candidate = `${name} (imported${n > 1 ? ` ${n}` : ''})`.slice(0, 100);
+    if (!taken.has(candidate.toLowerCase())) return candidate;
+  }
+}
