@@ -1,0 +1,29 @@
+/** Finding what Tab can reach inside a container, for the dialog's focus trap. */
+
+const focusableSelector = [
+  'a[href]',
+  'button:not([disabled])',
+  'input:not([disabled]):not([type="hidden"])',
+  'select:not([disabled])',
+  'textarea:not([disabled])',
+  '[contenteditable="true"]',
+  '[tabindex]:not([tabindex="-1"])',
+].join(',');
+
+export function focusableIn(container: HTMLElement): HTMLElement[] {
+  return [...container.querySelectorAll<HTMLElement>(focusableSelector)].filter((el) => !el.closest('[hidden],[inert]'));
+}
+
+let openDialogs = 0;
+
+/** Global shortcuts (new proxy, delete) stay quiet while a dialog is open. */
+export function isDialogOpen(): boolean {
+  return openDialogs > 0;
+}
+
+export function trackDialog(): () => void {
+  openDialogs++;
+  return () => {
+    openDialogs--;
+  };
+}

@@ -1,0 +1,93 @@
+import { cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { useState } from 'react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { ConfirmDialog, Dialog, isDialogOpen } from '../../../renderer/src/components/common';
+
+afterEach(cleanup);
+
+function Opener({ onClose }: { onClose?: () => void }) {
+  const [open, setOpen] = useState(false);
+  return (
+    <>
+      <button type="button" onClick={() => setOpen(true)}>
+        Open
+      </button>
+      {open && (
+        <Dialog
+          title="Connect a cluster"
+          onClose={() => {
+            onClose?.();
+            setOpen(false);
+          }}
+          footer={<button type="button">Next</button>}
+        >
+          <input aria-label="URL" />
+        </Dialog>
+      )}
+    </>
+  );
+}
+
+describe('Dialog', () => {
+  it('is a labelled modal dialog that takes focus and gives it back on Escape', () => {
+    const closed = vi.fn();
+    render(<Opener onClose={closed} />);
+    const opener = screen.getByRole('button', { name: 'Open' });
+    opener.focus();
+    fireEvent.click(opener);
+    const dialog = screen.getByRole('dialog', { name: 'Connect a cluster' });
+    expect(dialog.getAttribute('aria-modal')).toBe('true');
+    expect(isDialogOpen()).toBe(true);
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Close' }));
+    fireEvent.keyDown(document.activeElement!, { key: 'Escape' });
+    expect(closed).toHaveBeenCalledOnce();
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(document.activeElement).toBe(opener);
+    expect(isDialogOpen()).toBe(false);
+  });
+
+  it('keeps Tab inside: from the last control to the first, and Shift+Tab back', () => {
+    render(<Opener />);
+    fireEvent.click(screen.getByRole('button', { name: 'Open' }));
+    const first = screen.getByRole('button', { name: 'Close' });
+    const last = screen.getByRole('button', { name: 'Next' });
+    last.focus();
+    fireEvent.keyDown(last, { key: 'Tab' });
+    expect(document.activeElement).toBe(first);
+    fireEvent.keyDown(first, { key: 'Tab', shiftKey: true });
+    expect(document.activeElement).toBe(last);
+  });
+});
+
+describe('ConfirmDialog', () => {
+  it('focuses Cancel first, names the action on the confirm button, and confirms on click', () => {
+    const confirm = vi.fn();
+    const cancel = vi.fn();
+    render(
+      <ConfirmDialog title="Delete proxies" confirmLabel="Delete 2 proxies" danger onConfirm={confirm} onCancel={cancel}>
+        proxy-a and proxy-b will be destroyed.
+      </ConfirmDialog>,
+    );
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Cancel' }));
+    expect(screen.getByRole('dialog', { name: 'Delete proxies' }).textContent).toContain('proxy-a and proxy-b');
+    fireEvent.click(screen.getByRole('button', { name: 'Delete 2 proxies' }));
+    expect(confirm).toHaveBeenCalledOnce();
+    fireEvent.keyDown(screen.getByRole('dialog'), { key: 'Escape' });
+    expect(cancel).toHaveBeenCalledOnce();
+  });
+
+  it('closes only the top dialog on Escape when one is opened over another', () => {
+    const outer = vi.fn();
+    const inner = vi.fn();
+    render(
+      <Dialog title="Outer" onClose={outer}>
+        <ConfirmDialog title="Inner" confirmLabel="Go" onConfirm={() => undefined} onCancel={inner}>
+          sure?
+        </ConfirmDialog>
+      </Dialog>,
+    );
+    fireEvent.keyDown(screen.getByRole('button', { name: 'Cancel' }), { key: 'Escape' });
+    expect(inner).toHaveBeenCalledOnce();
+    expect(outer).not.toHaveBeenCalled();
+  });
+});
