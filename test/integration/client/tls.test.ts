@@ -98,6 +98,8 @@ describe('TLS', () => {
       baseUrl: server.url,
       tls: { mode: 'pin', fingerprint: other.fingerprint },
       token: { kind: 'secret', tokenId: TOKEN_ID, secret: () => SECRET },
+      // The recorder never answers: a client that wrongly proceeds fails fast instead of hanging.
+      requestTimeoutMs: 2_000,
       logger: log,
     });
     open.push(client);
