@@ -39,10 +39,17 @@ async function recheckAndDelete(
   const name = seedName(isoStorage, volid);
   if (!name) return { deleted: false, text: `Not a seed on the ISO storage ${isoStorage}: only <name>-seed.iso files there are cleaned.` };
   if (!cluster.profile.nodes.includes(node)) return { deleted: false, text: `The node ${node} is not in this cluster's profile.` };
+  const busyText = () => {
+    const busy = ctx.names.busy(cluster.id, name, ctx.task.id);
+    return busy ? `The task "${busy.target}" (${busy.state}) is working on ${name}.` : undefined;
+  };
+  // Asked before the lock too: a running create holds the name's lock until it ends.
+  const before = busyText();
+  if (before) return { deleted: false, text: before };
   const release = await ctx.names.lock(cluster.id, name, signal);
   try {
-    const busy = ctx.names.busy(cluster.id, name, ctx.task.id);
-    if (busy) return { deleted: false, text: `The task "${busy.target}" (${busy.state}) is working on ${name}.` };
+    const busy = busyText();
+    if (busy) return { deleted: false, text: busy };
     const seed = (await listSeeds(cluster, node, signal)).find((s) => s.volid === volid);
     if (!seed) return { deleted: false, text: 'It is no longer on the storage.' };
     const young = ageReasonToKeep(ageOf(seed, new Date()), graceMinutes);
