@@ -11,6 +11,8 @@ import type { z } from 'zod';
 import { appChannels, appEvents } from './channels/app';
 import { profilesChannels, profilesEvents } from './channels/profiles';
 import { doctorChannels, doctorEvents } from './channels/doctor';
+import { tasksChannels, tasksEvents } from './channels/tasks';
+import { cleanupChannels, cleanupEvents } from './channels/cleanup';
 
 export { AppInfo, AppStatus } from './channels/app';
 
@@ -18,12 +20,16 @@ export const channels = {
   ...appChannels,
   ...profilesChannels,
   ...doctorChannels,
+  ...tasksChannels,
+  ...cleanupChannels,
 } as const;
 
 export const events = {
   ...appEvents,
   ...profilesEvents,
   ...doctorEvents,
+  ...tasksEvents,
+  ...cleanupEvents,
 } as const;
 
 export type Channels = typeof channels;

@@ -8,6 +8,7 @@ import { createEventBus, type EventBus } from '../ipc/event-bus';
 import { createRouter, type Handlers, type Router } from '../ipc/router';
 import type { Logger } from '../log/logger';
 import { appHandlers } from './app-handlers';
+import { createTaskServices, type TaskServicesOptions } from '../services/tasks/task-services';
 import { startDemoCluster } from '../services/demo/demo-cluster';
 import { createProfileService, profilesHandlers, type DocumentStoreOpener, type ProfileService } from '../services/profiles';
 import type { SecretVault } from '../services/secrets/vault';
@@ -22,6 +23,8 @@ export interface ComposeOptions {
   statusIntervalMs?: number;
   /** Resolves a saved profile for `doctor.run` reruns; default: none (URL-and-token runs only). */
   doctorProfiles?: ResolveProfileConnection;
+  /** The task journal, notifier, limits and hooks (main/services/tasks/task-services.ts); all optional. */
+  tasks?: TaskServicesOptions;
 }
 
 export interface ComposedApp {
@@ -47,11 +50,14 @@ export function composeApp(options: ComposeOptions): ComposedApp {
   const demo = options.demo ?? 'auto';
   if (demo === 'force' || (demo === 'auto' && profiles.isEmpty)) profiles.startDemo(() => startDemoCluster(logger));
 
+  const taskServices = createTaskServices({ directory: profiles.directory, bus, logger, dataDir: options.dataDir, ...options.tasks });
+
   // One spread per area; the type makes a missing area a compile error.
   const handlers: Handlers = {
     ...appHandlers({ version: options.version, mode: options.mode, runtime: options.runtime }, publishStatus),
     ...profilesHandlers(profiles, bus),
     ...doctorHandlers({ logger: logger.child({ part: 'doctor' }), bus, resolveProfile: options.doctorProfiles }),
+    ...taskServices.handlers,
   };
   const router = createRouter(handlers, logger.child({ part: 'ipc' }));
 
@@ -64,6 +70,7 @@ export function composeApp(options: ComposeOptions): ComposedApp {
     profiles,
     async dispose() {
       clearInterval(statusTimer);
+      await taskServices.close();
       await profiles.close();
     },
   };
