@@ -4,7 +4,8 @@
  * certificate in the terms an admin compares with the Proxmox web UI.
  */
 import { webcrypto } from 'node:crypto';
-import './reflect-metadata-shim';
+// @peculiar/x509 (through tsyringe) needs the Reflect metadata API loaded first.
+import 'reflect-metadata';
 import * as x509 from '@peculiar/x509';
 
 type CryptoKey = webcrypto.CryptoKey;
