@@ -1,12 +1,17 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App';
+import { useCleanup } from './stores/cleanup';
 import { useConnection } from './stores/connection';
+import { useInventory } from './stores/inventory';
+import { useProxyCheck } from './stores/proxy-check';
+import { useTasks } from './stores/tasks';
 import { connectToMain } from './transport';
 import './styles.css';
 
 const api = connectToMain((link) => useConnection.getState().setLink(link));
 useConnection.getState().attach(api);
+for (const store of [useInventory, useTasks, useCleanup, useProxyCheck]) store.getState().attach(api);
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

@@ -1,5 +1,25 @@
 import { useConnection } from '../stores/connection';
+import { countRunning, useTasks } from '../stores/tasks';
 import { useUi, type ThemeChoice } from '../stores/ui';
+import { useNewProxyShortcut } from '../views/create/open-state';
+
+/** Running and queued tasks, from any view; a click opens the Tasks view. */
+function RunningTasks() {
+  const running = useTasks((s) => countRunning(s.tasks));
+  const setView = useUi((s) => s.setView);
+  const text = running === 0 ? 'No task running' : `${running} ${running === 1 ? 'task' : 'tasks'} running`;
+  return (
+    <button
+      type="button"
+      className={`running-tasks${running ? ' busy' : ''}`}
+      aria-label={`Running tasks: ${running}`}
+      title="Open the Tasks view"
+      onClick={() => setView('tasks')}
+    >
+      {text}
+    </button>
+  );
+}
 
 const linkText = { connecting: 'Connecting to main…', open: 'Connected to main', closed: 'Disconnected from main, reconnecting…' } as const;
 
@@ -7,6 +27,8 @@ export function StatusBar() {
   const { link, transport, info, lastStatus } = useConnection();
   const theme = useUi((s) => s.theme);
   const setTheme = useUi((s) => s.setTheme);
+  // The status bar is always on screen, so the app-wide Ctrl+N lives with it.
+  useNewProxyShortcut();
   return (
     <footer className="status-bar">
       <span role="status" aria-label="Connection" className={`link link-${link}`}>
@@ -14,6 +36,7 @@ export function StatusBar() {
         {linkText[link]}
         {transport ? ` (${transport === 'electron' ? 'desktop' : 'browser mode'})` : ''}
       </span>
+      <RunningTasks />
       {info && <span aria-label="Version">v{info.version}</span>}
       {lastStatus && <span aria-label="Main uptime">main up {Math.floor(lastStatus.uptimeSeconds)} s</span>}
       <label className="theme-picker">

@@ -1,6 +1,9 @@
 import type { ViewId } from '../stores/ui';
 import { useConnection } from '../stores/connection';
 import { ViewFrame } from './Placeholder';
+import { CleanupView } from './cleanup/CleanupView';
+import { ProxiesView } from './proxies/ProxiesView';
+import { TasksView } from './tasks/TasksView';
 
 const purpose: Record<Exclude<ViewId, 'overview'>, [string, string]> = {
   nodes: ['Nodes', 'Every node of every cluster: status, load, memory and storages.'],
@@ -37,6 +40,9 @@ function Overview() {
 
 export function CurrentView({ view }: { view: ViewId }) {
   if (view === 'overview') return <Overview />;
+  if (view === 'proxies') return <ProxiesView />;
+  if (view === 'tasks') return <TasksView />;
+  if (view === 'cleanup') return <CleanupView />;
   const [title, text] = purpose[view];
   return (
     <ViewFrame title={title}>

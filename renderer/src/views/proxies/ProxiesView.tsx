@@ -1,0 +1,151 @@
+/**
+ * The Proxies view: every VM of every cluster in one virtualised table,
+ * with search, filters, multi-select, a details drawer and delete. Delete
+ * (the key) asks to delete the selection; Ctrl+N opens Create proxy.
+ */
+import { useEffect, useMemo, useState } from 'react';
+import { EmptyState } from '../../components/common/EmptyState';
+import { ErrorNotice } from '../../components/common/ErrorNotice';
+import { isDialogOpen } from '../../components/common/focusable';
+import { SearchInput } from '../../components/common/SearchInput';
+import { Toolbar } from '../../components/common/Toolbar';
+import { useInventory } from '../../stores/inventory';
+import { useUi } from '../../stores/ui';
+import { CreateProxyDialog } from '../create/CreateProxyDialog';
+import { openCreateProxy, useCreateDialog } from '../create/open-state';
+import { ViewFrame } from '../Placeholder';
+import { DeleteProxies, type DeleteOutcome } from './DeleteProxies';
+import { Filters } from './Filters';
+import { ProxyDrawer } from './ProxyDrawer';
+import { ProxyTable } from './ProxyTable';
+import { filterRows, flattenRows, noFilter, sortRows, type ProxyRow, type RowFilter, type SortColumn, type SortOrder } from './rows';
+import './proxies.css';
+
+function isTyping(target: EventTarget | null) {
+  return target instanceof HTMLElement && (target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName));
+}
+
+export function ProxiesView() {
+  const clusters = useInventory((s) => s.clusters);
+  const loaded = useInventory((s) => s.loaded);
+  const error = useInventory((s) => s.error);
+  const reload = useInventory((s) => s.reload);
+  const createOpen = useCreateDialog((s) => s.open);
+  const setView = useUi((s) => s.setView);
+  const [filter, setFilter] = useState<RowFilter>(noFilter);
+  const [order, setOrder] = useState<SortOrder>({ column: 'name', descending: false });
+  const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
+  const [openKey, setOpenKey] = useState<string>();
+  const [confirming, setConfirming] = useState<ProxyRow[]>();
+  const [outcome, setOutcome] = useState<DeleteOutcome>();
+  const now = Date.now();
+
+  // Sorting is the costly part: it reruns only when the rows or the order change, not per keystroke.
+  const sorted = useMemo(() => sortRows(flattenRows(clusters), order), [clusters, order]);
+  const shown = useMemo(() => filterRows(sorted, filter), [sorted, filter]);
+  const byKey = useMemo(() => new Map(sorted.map((r) => [r.key, r])), [sorted]);
+  const selectedRows = [...selected].map((k) => byKey.get(k)).filter((r): r is ProxyRow => r !== undefined);
+  const openRow = openKey ? byKey.get(openKey) : undefined;
+
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key !== 'Delete' || isDialogOpen() || isTyping(e.target) || selectedRows.length === 0) return;
+      e.preventDefault();
+      setConfirming(selectedRows);
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  });
+
+  const toggle = (r: ProxyRow) =>
+    setSelected((s) => {
+      const next = new Set(s);
+      if (next.has(r.key)) next.delete(r.key);
+      else next.add(r.key);
+      return next;
+    });
+  const sortBy = (column: SortColumn) => setOrder((o) => ({ column, descending: o.column === column ? !o.descending : false }));
+
+  return (
+    <ViewFrame title="Proxies">
+      <Toolbar label="Proxy actions">
+        <SearchInput label="Search proxies" value={filter.text} onChange={(text) => setFilter((f) => ({ ...f, text }))} />
+        <Filters filter={filter} onChange={setFilter} clusters={clusters} />
+        <span className="toolbar-gap" />
+        <button type="button" className="primary" aria-keyshortcuts="Control+N" onClick={openCreateProxy}>
+          New proxy
+        </button>
+        <button
+          type="button"
+          className="danger"
+          aria-keyshortcuts="Delete"
+          disabled={selectedRows.length === 0}
+          onClick={() => setConfirming(selectedRows)}
+        >
+          Delete selected{selectedRows.length ? ` (${selectedRows.length})` : ''}
+        </button>
+      </Toolbar>
+      {error && <ErrorNotice error={error} title="The proxies could not be loaded" onRetry={() => void reload()} />}
+      {outcome && (
+        <div className="notice" role="status">
+          {outcome.started > 0 && (
+            <>
+              Started {outcome.started} delete {outcome.started === 1 ? 'task' : 'tasks'}.{' '}
+              <button type="button" className="link-button" onClick={() => setView('tasks')}>
+                Watch them in Tasks
+              </button>
+            </>
+          )}
+          {outcome.error && <ErrorNotice error={outcome.error} title="Some deletes did not start" />}
+        </div>
+      )}
+      <p className="table-count" role="status" aria-label="Rows shown">
+        {shown.length === sorted.length ? `${sorted.length} VMs` : `${shown.length} of ${sorted.length} VMs`}
+        {selectedRows.length > 0 && `, ${selectedRows.length} selected`}
+      </p>
+      {!loaded && !error ? (
+        <EmptyState title="Loading the proxies…" />
+      ) : sorted.length === 0 && !error ? (
+        <EmptyState
+          title="No proxies yet"
+          action={
+            <button type="button" onClick={openCreateProxy}>
+              Create the first proxy
+            </button>
+          }
+        >
+          Proxies you create, and proxy VMs made by the Kubernetes operator, show up here.
+        </EmptyState>
+      ) : (
+        <div className={`proxies-layout${openRow ? ' with-drawer' : ''}`}>
+          <ProxyTable
+            rows={shown}
+            order={order}
+            onSort={sortBy}
+            selected={selected}
+            onToggle={toggle}
+            onToggleAll={(on) =>
+              setSelected(on ? new Set(shown.filter((r) => r.owner !== 'foreign' && r.name).map((r) => r.key)) : new Set())
+            }
+            openKey={openKey}
+            onOpen={(r) => setOpenKey(r.key)}
+            now={now}
+          />
+          {openRow && <ProxyDrawer row={openRow} onClose={() => setOpenKey(undefined)} />}
+        </div>
+      )}
+      {confirming && (
+        <DeleteProxies
+          rows={confirming}
+          onCancel={() => setConfirming(undefined)}
+          onDone={(o) => {
+            setConfirming(undefined);
+            setOutcome(o);
+            if (o.started > 0) setSelected(new Set());
+          }}
+        />
+      )}
+      {createOpen && <CreateProxyDialog />}
+    </ViewFrame>
+  );
+}

@@ -1,0 +1,150 @@
+/**
+ * The details of one VM beside the table: its configuration as listed, the
+ * proxy mark, its seed (from the last cleanup scan), the tasks that touched
+ * it, the address to copy and the Test action. Escape closes it.
+ */
+import { useEffect, useRef } from 'react';
+import { StateBadge } from '../../components/common/StateBadge';
+import { formatBytes, formatRelativeTime } from '../../format';
+import { useCleanup } from '../../stores/cleanup';
+import { sortedTasks, useTasks } from '../../stores/tasks';
+import { useUi } from '../../stores/ui';
+import { kindLabel } from '../tasks/words';
+import { ownerLabel, type ProxyRow } from './rows';
+import { ProxyTest } from './ProxyTest';
+
+function SeedFacts({ row }: { row: ProxyRow }) {
+  const report = useCleanup((s) => (s.clusterId === row.clusterId ? s.report : undefined));
+  const setCluster = useCleanup((s) => s.setCluster);
+  const scan = useCleanup((s) => s.scan);
+  const scanning = useCleanup((s) => s.scanning);
+  const seed = report && [...report.kept, ...report.orphans].find((s) => s.name === row.name && s.node === row.node);
+  if (seed)
+    return (
+      <dl className="facts">
+        <dt>Volume</dt>
+        <dd className="mono">{seed.volid}</dd>
+        <dt>Size</dt>
+        <dd>{formatBytes(seed.sizeBytes)}</dd>
+        <dt>Status</dt>
+        <dd>{seed.reason}</dd>
+      </dl>
+    );
+  return (
+    <p>
+      {report ? 'No seed of this name was found on its node in the last scan.' : 'Seeds are read by a cleanup scan.'}{' '}
+      <button
+        type="button"
+        disabled={scanning}
+        onClick={() => {
+          setCluster(row.clusterId);
+          void scan();
+        }}
+      >
+        {scanning ? 'Scanning…' : 'Scan seeds'}
+      </button>
+    </p>
+  );
+}
+
+function TasksOf({ row }: { row: ProxyRow }) {
+  const tasks = useTasks((s) => s.tasks);
+  const setView = useUi((s) => s.setView);
+  const select = useTasks((s) => s.select);
+  const touched = sortedTasks(tasks).filter(
+    (t) => t.clusterId === row.clusterId && (t.vmid === row.vmid || (row.name !== undefined && t.target === row.name)),
+  );
+  if (touched.length === 0) return <p>No task of this app session touched it.</p>;
+  return (
+    <ul className="plain-list">
+      {touched.map((t) => (
+        <li key={t.id}>
+          <button
+            type="button"
+            className="link-button"
+            onClick={() => {
+              select(t.id);
+              setView('tasks');
+            }}
+          >
+            {kindLabel[t.kind]} {t.target}
+          </button>{' '}
+          <StateBadge state={t.state} /> {formatRelativeTime(t.createdAt)}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+export function ProxyDrawer({ row, onClose }: { row: ProxyRow; onClose: () => void }) {
+  const ref = useRef<HTMLElement>(null);
+  useEffect(() => {
+    ref.current?.focus();
+  }, [row.key]);
+  const owner = ownerLabel(row);
+  return (
+    <aside
+      ref={ref}
+      tabIndex={-1}
+      className="drawer"
+      aria-label={`Details of ${row.name ?? `VM ${row.vmid}`}`}
+      onKeyDown={(e) => {
+        if (e.key === 'Escape') {
+          e.stopPropagation();
+          onClose();
+        }
+      }}
+    >
+      <header className="drawer-header">
+        <h2>{row.name ?? `VM ${row.vmid}`}</h2>
+        <button type="button" className="icon-button" aria-label="Close details" onClick={onClose}>
+          ×
+        </button>
+      </header>
+      <section className="drawer-section" aria-label="Configuration">
+        <h3>Configuration</h3>
+        <dl className="facts">
+          <dt>Cluster</dt>
+          <dd>{row.clusterName}</dd>
+          <dt>Node</dt>
+          <dd>{row.node}</dd>
+          <dt>VMID</dt>
+          <dd>{row.vmid}</dd>
+          <dt>State</dt>
+          <dd>
+            <StateBadge state={row.state} /> (Proxmox says “{row.status}”{row.lock ? `, locked: ${row.lock}` : ''})
+          </dd>
+          <dt>CPU and memory</dt>
+          <dd>
+            {row.cores ?? '?'} vCPU, {row.memoryMiB !== undefined ? formatBytes(row.memoryMiB * 1024 * 1024) : '?'}
+          </dd>
+          <dt>Started</dt>
+          <dd>{formatRelativeTime(row.startedAt)}</dd>
+          <dt>Tags</dt>
+          <dd>{row.tags.length ? row.tags.join(', ') : '—'}</dd>
+        </dl>
+      </section>
+      <section className="drawer-section" aria-label="Mark">
+        <h3>The mark</h3>
+        <p>
+          <StateBadge state={owner.label} tone={owner.tone} /> {owner.title}
+        </p>
+        <dl className="facts">
+          <dt>UID</dt>
+          <dd className="mono">{row.uid ?? '—'}</dd>
+          <dt>Created</dt>
+          <dd>{row.createdAt ? `${formatRelativeTime(row.createdAt)} (${row.createdAt})` : '—'}</dd>
+        </dl>
+      </section>
+      <section className="drawer-section" aria-label="Seed">
+        <h3>The seed</h3>
+        <SeedFacts row={row} />
+      </section>
+      <section className="drawer-section" aria-label="Tasks">
+        <h3>Tasks that touched it</h3>
+        <TasksOf row={row} />
+      </section>
+      <ProxyTest row={row} />
+    </aside>
+  );
+}

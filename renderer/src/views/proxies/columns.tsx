@@ -1,0 +1,62 @@
+/** The proxies table's columns: header text, how a cell is drawn, and which sort key it uses. */
+import type { ReactNode } from 'react';
+import { StateBadge } from '../../components/common/StateBadge';
+import { formatDuration } from '../../format';
+import { ownerLabel, type ProxyRow, type SortColumn } from './rows';
+
+export interface Column {
+  id: string;
+  header: string;
+  sort?: SortColumn;
+  /** A CSS grid track size. */
+  width: string;
+  /** Shown as the header's tooltip when the column cannot be filled yet. */
+  missing?: string;
+  cell(row: ProxyRow, now: number): ReactNode;
+}
+
+function machine(r: ProxyRow): string {
+  if (r.cores === undefined && r.memoryMiB === undefined) return '—';
+  const mem = r.memoryMiB === undefined ? '' : ` · ${r.memoryMiB >= 1024 ? `${r.memoryMiB / 1024} GiB` : `${r.memoryMiB} MiB`}`;
+  return `${r.cores ?? '?'} vCPU${mem}`;
+}
+
+const notInInventory = 'Main does not report the template a VM was cloned from yet, so this column stays empty.';
+
+export const columns: Column[] = [
+  {
+    id: 'name',
+    header: 'Name',
+    sort: 'name',
+    width: 'minmax(180px, 2fr)',
+    cell: (r) => {
+      const owner = ownerLabel(r);
+      return (
+        <>
+          <span className="cell-name">{r.name ?? `(VM ${r.vmid}, name not set yet)`}</span>
+          {owner.label !== 'marked' && (
+            <span title={owner.title}>
+              <StateBadge state={owner.label} tone={owner.tone} />
+            </span>
+          )}
+        </>
+      );
+    },
+  },
+  { id: 'state', header: 'State', sort: 'state', width: '110px', cell: (r) => <StateBadge state={r.state} /> },
+  { id: 'address', header: 'Address', sort: 'address', width: 'minmax(110px, 1fr)', cell: (r) => r.address ?? '—' },
+  { id: 'node', header: 'Node', sort: 'node', width: 'minmax(80px, 1fr)', cell: (r) => r.node },
+  { id: 'vmid', header: 'VMID', sort: 'vmid', width: '70px', cell: (r) => r.vmid },
+  { id: 'template', header: 'Template', width: 'minmax(80px, 1fr)', missing: notInInventory, cell: () => '—' },
+  { id: 'machine', header: 'Machine type', sort: 'machine', width: 'minmax(110px, 1fr)', cell: machine },
+  {
+    id: 'age',
+    header: 'Age',
+    sort: 'age',
+    width: '90px',
+    cell: (r, now) => (r.createdAt ? formatDuration((now - Date.parse(r.createdAt)) / 1000) : '—'),
+  },
+  { id: 'uid', header: 'UID', sort: 'uid', width: 'minmax(120px, 1.5fr)', cell: (r) => <span className="mono">{r.uid ?? '—'}</span> },
+];
+
+export const gridTemplate = ['36px', ...columns.map((c) => c.width)].join(' ');

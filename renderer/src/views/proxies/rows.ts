@@ -1,0 +1,104 @@
+/**
+ * The proxies table's data: every cluster's VM rows flattened, then
+ * filtered and sorted. Pure functions over the inventory store's rows, so
+ * a keystroke in the search box costs one pass over the rows and no sort.
+ */
+import type { ClusterInventory, VmRow, VmRowState } from '../../../../shared/channels/inventory';
+
+export interface ProxyRow extends VmRow {
+  key: string;
+  clusterName: string;
+  /** Lower-cased text the free-text search looks in: name, address, VMID, UID, node, cluster. */
+  haystack: string;
+}
+
+export const rowKey = (clusterId: string, vmid: number) => `${clusterId}/${vmid}`;
+
+export function flattenRows(clusters: readonly ClusterInventory[]): ProxyRow[] {
+  const rows: ProxyRow[] = [];
+  for (const c of clusters) {
+    for (const vm of c.vms) {
+      const haystack = [vm.name, vm.address, String(vm.vmid), vm.uid, vm.node, c.name].filter(Boolean).join(' ').toLowerCase();
+      rows.push({ ...vm, key: rowKey(c.clusterId, vm.vmid), clusterName: c.name, haystack });
+    }
+  }
+  return rows;
+}
+
+export type SortColumn = 'name' | 'state' | 'address' | 'node' | 'vmid' | 'machine' | 'age' | 'uid';
+export interface SortOrder {
+  column: SortColumn;
+  descending: boolean;
+}
+
+/** Dotted IPv4 addresses sort by number, not by text (10.0.0.9 before 10.0.0.10). */
+function addressKey(a: string | undefined): string {
+  if (!a) return '\uffff';
+  const parts = a.split('.');
+  return parts.length === 4 ? parts.map((p) => p.padStart(3, '0')).join('.') : a;
+}
+
+const sortValue: Record<SortColumn, (r: ProxyRow) => string | number> = {
+  name: (r) => r.name ?? '\uffff',
+  state: (r) => r.state,
+  address: (r) => addressKey(r.address),
+  node: (r) => r.node,
+  vmid: (r) => r.vmid,
+  machine: (r) => (r.cores ?? 0) * 1e6 + (r.memoryMiB ?? 0),
+  // Oldest first when ascending; rows without a creation time last.
+  age: (r) => (r.createdAt ? Date.parse(r.createdAt) : Number.MAX_SAFE_INTEGER),
+  uid: (r) => r.uid ?? '\uffff',
+};
+
+export function sortRows(rows: readonly ProxyRow[], order: SortOrder): ProxyRow[] {
+  const value = sortValue[order.column];
+  const sign = order.descending ? -1 : 1;
+  const keyed = rows.map((r) => ({ r, v: value(r) }));
+  keyed.sort((a, b) => {
+    const c = typeof a.v === 'number' && typeof b.v === 'number' ? a.v - b.v : String(a.v).localeCompare(String(b.v));
+    return c * sign || a.r.vmid - b.r.vmid;
+  });
+  return keyed.map((k) => k.r);
+}
+
+export interface RowFilter {
+  text: string;
+  states: ReadonlySet<VmRowState>;
+  node: string | undefined;
+  clusterId: string | undefined;
+}
+
+export const noFilter: RowFilter = { text: '', states: new Set(), node: undefined, clusterId: undefined };
+
+export function filterRows(rows: readonly ProxyRow[], f: RowFilter): ProxyRow[] {
+  const words = f.text.toLowerCase().split(/\s+/).filter(Boolean);
+  return rows.filter(
+    (r) =>
+      (f.states.size === 0 || f.states.has(r.state)) &&
+      (f.node === undefined || r.node === f.node) &&
+      (f.clusterId === undefined || r.clusterId === f.clusterId) &&
+      words.every((w) => r.haystack.includes(w)),
+  );
+}
+
+/** How the table names who made a VM: the mark is shared with the Kubernetes operator. */
+export function ownerLabel(r: Pick<VmRow, 'owner' | 'ours'>): { label: string; tone: 'ok' | 'info' | 'warn' | 'neutral'; title: string } {
+  if (r.owner === 'foreign')
+    return {
+      label: 'foreign',
+      tone: 'warn',
+      title: 'Named or tagged like a proxy, without the proxy mark: shown for information, never touched.',
+    };
+  if (r.owner === 'pending')
+    return { label: 'reading mark', tone: 'info', title: 'Not known yet: the VM is being cloned or its mark is not read yet.' };
+  if (r.ours === false)
+    return {
+      label: 'operator-made',
+      tone: 'neutral',
+      title: 'Carries the proxy mark, but no task of this app made it: likely the Kubernetes operator.',
+    };
+  return { label: 'marked', tone: 'ok', title: 'Carries the proxy mark.' };
+}
+
+/** The provider id main's delete takes. */
+export const providerId = (r: Pick<VmRow, 'vmid' | 'name'>) => `vms/${r.vmid}/${r.name ?? ''}`;
