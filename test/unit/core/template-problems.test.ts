@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { templateProblems } from '../../../main/core/provider/template';
 import { cloudInitTemplate, goodTemplate, noNetTemplate } from '../../../main/simulator';
 
-const asConfig = (def: { config: Record<string, unknown> }) => ({
+const asConfig = (def: { config: Record<string, unknown> }): Record<string, string> => ({
   ...Object.fromEntries(Object.entries(def.config).map(([k, v]) => [k, String(v)])),
   template: '1',
 });
