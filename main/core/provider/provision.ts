@@ -4,6 +4,7 @@
  * is skipped once the disk is large enough. Everything the config alone can
  * refuse is checked before the first write.
  */
+import { TaskFailedError } from '../pve/errors';
 import type { CoreContext } from './context';
 import type { OwnedVm } from './ownership';
 import type { Placement, CreateRequest } from './placement';
@@ -54,12 +55,28 @@ export async function provision(
   }
 
   report('start', 'started', at);
-  const startUpid = await ctx.api.start(node, vmid, { signal });
-  report('start', 'task', { ...at, upid: startUpid });
-  await waitTask(ctx, startUpid, ctx.budgets.startMs, signal);
+  await startVm(ctx, vm, report, signal);
   report('start', 'done', at);
 
   report('wait-running', 'started', at);
   await waitRunning(ctx, node, vmid, signal);
   report('wait-running', 'done', at);
+}
+
+/**
+ * A failed start of a VM that runs anyway is a success: a previous attempt,
+ * cut off after submitting its start, adopted the VM while it was still
+ * stopped, and its start ended first; this one then fails with "already
+ * running". Judged by status/current, not by the task's text.
+ */
+async function startVm(ctx: CoreContext, vm: OwnedVm, report: ProgressReporter, signal?: AbortSignal): Promise<void> {
+  const { node, vmid } = vm;
+  const upid = await ctx.api.start(node, vmid, { signal });
+  report('start', 'task', { node, vmid, upid });
+  try {
+    await waitTask(ctx, upid, ctx.budgets.startMs, signal);
+  } catch (e) {
+    if (!(e instanceof TaskFailedError) || (await ctx.api.vmStatus(node, vmid, { signal })).status !== 'running') throw e;
+    ctx.log.info('proxmox start failed but the vm runs: an earlier start won', { vmid, node, upid, exitstatus: e.exitstatus });
+  }
 }
