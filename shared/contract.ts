@@ -13,6 +13,9 @@ import { profilesChannels, profilesEvents } from './channels/profiles';
 import { doctorChannels, doctorEvents } from './channels/doctor';
 import { tasksChannels, tasksEvents } from './channels/tasks';
 import { cleanupChannels, cleanupEvents } from './channels/cleanup';
+import { inventoryChannels, inventoryEvents } from './channels/inventory';
+import { healthChannels, healthEvents } from './channels/health';
+import { proxyCheckChannels, proxyCheckEvents } from './channels/proxy-check';
 
 export { AppInfo, AppStatus } from './channels/app';
 
@@ -22,6 +25,9 @@ export const channels = {
   ...doctorChannels,
   ...tasksChannels,
   ...cleanupChannels,
+  ...inventoryChannels,
+  ...healthChannels,
+  ...proxyCheckChannels,
 } as const;
 
 export const events = {
@@ -30,6 +36,9 @@ export const events = {
   ...doctorEvents,
   ...tasksEvents,
   ...cleanupEvents,
+  ...inventoryEvents,
+  ...healthEvents,
+  ...proxyCheckEvents,
 } as const;
 
 export type Channels = typeof channels;

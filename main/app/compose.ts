@@ -13,6 +13,7 @@ import { startDemoCluster } from '../services/demo/demo-cluster';
 import { createProfileService, profilesHandlers, type DocumentStoreOpener, type ProfileService } from '../services/profiles';
 import type { SecretVault } from '../services/secrets/vault';
 import { doctorHandlers, type ResolveProfileConnection } from '../services/doctor';
+import { createMonitoring, type MonitoringOptions } from '../services/inventory/monitoring';
 
 export interface ComposeOptions {
   mode: AppInfo['mode'];
@@ -25,6 +26,8 @@ export interface ComposeOptions {
   doctorProfiles?: ResolveProfileConnection;
   /** The task journal, notifier, limits and hooks (main/services/tasks/task-services.ts); all optional. */
   tasks?: TaskServicesOptions;
+  /** Inventory, health and proxy-check settings (cadences, window visibility, timers); all optional. */
+  monitoring?: MonitoringOptions;
 }
 
 export interface ComposedApp {
@@ -50,7 +53,15 @@ export function composeApp(options: ComposeOptions): ComposedApp {
   const demo = options.demo ?? 'auto';
   if (demo === 'force' || (demo === 'auto' && profiles.isEmpty)) profiles.startDemo(() => startDemoCluster(logger));
 
-  const taskServices = createTaskServices({ directory: profiles.directory, bus, logger, dataDir: options.dataDir, ...options.tasks });
+  const monitoring = createMonitoring(profiles.directory, bus, logger, options.monitoring);
+  const taskServices = createTaskServices({
+    directory: profiles.directory,
+    bus,
+    logger,
+    dataDir: options.dataDir,
+    onOperationFinished: monitoring.refreshAfterOperation,
+    ...options.tasks,
+  });
 
   // One spread per area; the type makes a missing area a compile error.
   const handlers: Handlers = {
@@ -58,6 +69,7 @@ export function composeApp(options: ComposeOptions): ComposedApp {
     ...profilesHandlers(profiles, bus),
     ...doctorHandlers({ logger: logger.child({ part: 'doctor' }), bus, resolveProfile: options.doctorProfiles }),
     ...taskServices.handlers,
+    ...monitoring.handlers,
   };
   const router = createRouter(handlers, logger.child({ part: 'ipc' }));
 
@@ -70,6 +82,7 @@ export function composeApp(options: ComposeOptions): ComposedApp {
     profiles,
     async dispose() {
       clearInterval(statusTimer);
+      monitoring.close();
       await taskServices.close();
       await profiles.close();
     },

@@ -1,0 +1,55 @@
+/**
+ * The services that watch clusters, built together for the composition
+ * root: the inventory, the health poller (which reads node figures from the
+ * inventory's listing) and the proxy check (which reads addresses from it).
+ */
+import type { EventBus } from '../../ipc/event-bus';
+import type { Logger } from '../../log/logger';
+import type { ClusterDirectory } from '../clusters/cluster';
+import { healthHandlers } from '../health/handlers';
+import { createHealthService, type HealthOptions } from '../health/service';
+import { proxyCheckHandlers } from '../proxy-check/handlers';
+import { createProxyCheckService, type ProxyCheckOptions } from '../proxy-check/service';
+import { inventoryHandlers } from './handlers';
+import { createInventoryService, type InventoryOptions } from './service';
+
+export interface MonitoringOptions {
+  inventory?: Partial<Omit<InventoryOptions, 'clusters' | 'publish' | 'logger'>>;
+  health?: Partial<Omit<HealthOptions, 'clusters' | 'publish' | 'logger' | 'nodeStats'>>;
+  proxyCheck?: Partial<Omit<ProxyCheckOptions, 'lookup' | 'logger'>>;
+}
+
+export function createMonitoring(directory: ClusterDirectory, bus: EventBus, logger: Logger, options: MonitoringOptions = {}) {
+  const inventory = createInventoryService({
+    clusters: directory,
+    publish: (d) => bus.publish('inventory.delta', d),
+    logger,
+    ...options.inventory,
+  });
+  const health = createHealthService({
+    clusters: directory,
+    publish: (u) => bus.publish('health.update', u),
+    logger,
+    nodeStats: (id) => inventory.nodes(id),
+    ...options.health,
+  });
+  const proxyCheck = createProxyCheckService({ lookup: (c, vmid) => inventory.vm(c, vmid), logger, ...options.proxyCheck });
+  inventory.start();
+  health.start();
+  return {
+    inventory,
+    health,
+    proxyCheck,
+    handlers: { ...inventoryHandlers(inventory), ...healthHandlers(health), ...proxyCheckHandlers(proxyCheck) },
+    /** For the task manager: an operation ended, so list the cluster now. */
+    refreshAfterOperation: (clusterId: string) => {
+      inventory
+        .refreshNow(clusterId)
+        .catch((e: unknown) => logger.info('inventory refresh after an operation failed', { clusterId, error: String(e) }));
+    },
+    close() {
+      inventory.stop();
+      health.stop();
+    },
+  };
+}
