@@ -10,7 +10,7 @@ import type { DiscoverySection, SuggestedProfile } from '../../../shared/channel
 import type { DoctorConnection } from './ports';
 import { chooseSeedStorage, DEDICATED_STORAGE_COMMAND, type SeedStorageChoice } from './seed-storage';
 import { errorText, passed, blocked } from './section';
-import { catalogueKey, templateVerdict } from './template-verdicts';
+import { suggestedCatalogue, templateVerdict } from './template-verdicts';
 import { DEFAULT_VMID_RANGE, vmidRoom } from './vmid-room';
 
 type Data = DiscoverySection['data'];
@@ -146,7 +146,7 @@ export async function discover(api: PveApi, choices: Choices, signal?: AbortSign
   await readTemplates(api, resources, choices, bridge?.iface ?? choices.bridge, data, signal);
   const seedStorage = chooseSeedStorage(data.isoStorages, nodes, choices.isoStorage);
   if (seedStorage) data.seedStorage = seedStorage;
-  const templates = Object.fromEntries(data.templates.filter((t) => t.suitable).map((t) => [catalogueKey(t), { vmid: t.vmid }]));
+  const templates = suggestedCatalogue(data.templates);
   return {
     section: verdict(data, choices, seedStorage, bridge),
     ...(seedStorage ? { seedStorage } : {}),

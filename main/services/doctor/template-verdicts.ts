@@ -37,11 +37,21 @@ export function templateVerdict(vmid: number, node: string, config: VmConfig, ne
   return { vmid, name: config.name ?? `VM ${vmid}`, node, suitable: problems.length === 0, problems, notes };
 }
 
-/** A catalogue key for a suitable template: its name made safe, else `vm<vmid>`. */
-export function catalogueKey(t: TemplateVerdict): string {
+/** A catalogue key for a template: its name made safe, else `vm<vmid>`. */
+function catalogueKey(t: TemplateVerdict): string {
   const key = t.name
     .toLowerCase()
     .replace(/[^a-z0-9-]+/g, '-')
     .replace(/^-+|-+$/g, '');
   return key.length > 0 ? key : `vm${t.vmid}`;
+}
+
+/** The suggested catalogue: every suitable template under its name; two with one name (copies on two nodes) both keep a key. */
+export function suggestedCatalogue(verdicts: readonly TemplateVerdict[]): Record<string, { vmid: number }> {
+  const catalogue: Record<string, { vmid: number }> = {};
+  for (const t of verdicts.filter((v) => v.suitable)) {
+    const key = catalogueKey(t);
+    catalogue[Object.hasOwn(catalogue, key) ? `${key}-${t.vmid}` : key] = { vmid: t.vmid };
+  }
+  return catalogue;
 }
