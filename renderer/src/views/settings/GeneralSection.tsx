@@ -1,0 +1,105 @@
+/** Poll intervals, the proxy check URL and the cleanup grace, checked with the shared settings schema before saving. */
+import { useEffect, useState } from 'react';
+import { AppSettings } from '../../../../shared/domain/profile';
+import type { AppErrorValue } from '../../../../shared/errors';
+import { ErrorNotice, Field } from '../../components/common';
+import { useSettings } from '../../stores/settings';
+
+interface Draft {
+  healthSeconds: string;
+  inventorySeconds: string;
+  proxyCheckUrl: string;
+  cleanupGraceMinutes: string;
+}
+
+const draftOf = (s: AppSettings): Draft => ({
+  healthSeconds: String(s.pollIntervals.healthSeconds),
+  inventorySeconds: String(s.pollIntervals.inventorySeconds),
+  proxyCheckUrl: s.proxyCheckUrl,
+  cleanupGraceMinutes: String(s.cleanupGraceMinutes),
+});
+
+export function GeneralSection() {
+  const settings = useSettings((s) => s.settings);
+  const loadError = useSettings((s) => s.error);
+  const [draft, setDraft] = useState<Draft>();
+  const [problems, setProblems] = useState<Record<string, string>>({});
+  const [error, setError] = useState<AppErrorValue>();
+  const [saved, setSaved] = useState(false);
+  useEffect(() => {
+    if (settings) setDraft(draftOf(settings));
+  }, [settings]);
+
+  if (!settings || !draft) {
+    return (
+      <section aria-labelledby="settings-general">
+        <h2 id="settings-general">Polling and checks</h2>
+        {loadError ? (
+          <ErrorNotice title="The settings could not be loaded" error={loadError} onRetry={() => void useSettings.getState().reload()} />
+        ) : (
+          <p className="muted">Loading…</p>
+        )}
+      </section>
+    );
+  }
+
+  const save = async () => {
+    const next = {
+      ...settings,
+      pollIntervals: { healthSeconds: Number(draft.healthSeconds), inventorySeconds: Number(draft.inventorySeconds) },
+      proxyCheckUrl: draft.proxyCheckUrl,
+      cleanupGraceMinutes: Number(draft.cleanupGraceMinutes),
+    };
+    const parsed = AppSettings.safeParse(next);
+    if (!parsed.success) {
+      setProblems(Object.fromEntries(parsed.error.issues.map((i) => [i.path[i.path.length - 1] as string, i.message])));
+      return;
+    }
+    setProblems({});
+    const answer = await useSettings.getState().update(parsed.data);
+    setError(answer.ok ? undefined : answer.error);
+    setSaved(answer.ok);
+  };
+  const edit = (change: Partial<Draft>) => {
+    setSaved(false);
+    setDraft({ ...draft, ...change });
+  };
+
+  return (
+    <form
+      aria-labelledby="settings-general"
+      onSubmit={(e) => {
+        e.preventDefault();
+        void save();
+      }}
+    >
+      <h2 id="settings-general">Polling and checks</h2>
+      <div className="field-row">
+        <Field label="Health check every (seconds)" problem={problems.healthSeconds}>
+          <input type="number" value={draft.healthSeconds} onChange={(e) => edit({ healthSeconds: e.target.value })} />
+        </Field>
+        <Field label="Inventory refresh every (seconds)" problem={problems.inventorySeconds}>
+          <input type="number" value={draft.inventorySeconds} onChange={(e) => edit({ inventorySeconds: e.target.value })} />
+        </Field>
+      </div>
+      <p className="muted">Clusters whose profile sets its own intervals keep them.</p>
+      <Field label="Proxy check URL" problem={problems.proxyCheckUrl} help="Fetched through a proxy by its Test action.">
+        <input value={draft.proxyCheckUrl} onChange={(e) => edit({ proxyCheckUrl: e.target.value })} />
+      </Field>
+      <Field
+        label="Cleanup grace (minutes)"
+        problem={problems.cleanupGraceMinutes}
+        help="Younger seeds and half-built proxies are never offered for cleanup."
+      >
+        <input type="number" value={draft.cleanupGraceMinutes} onChange={(e) => edit({ cleanupGraceMinutes: e.target.value })} />
+      </Field>
+      {error && <ErrorNotice title="The settings were not saved" error={error} />}
+      <div className="form-actions">
+        <button type="submit" className="primary">
+          Save settings
+        </button>
+        <span role="status">{saved ? 'Saved.' : ''}</span>
+      </div>
+    </form>
+  );
+}

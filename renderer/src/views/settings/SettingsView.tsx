@@ -1,0 +1,30 @@
+/** Settings: clusters (with the connect wizard), export and import, polling, theme. */
+import { useEffect, useState } from 'react';
+import { useSettings } from '../../stores/settings';
+import { ViewFrame } from '../Placeholder';
+import { ClustersSection } from './ClustersSection';
+import { GeneralSection } from './GeneralSection';
+import { ThemeSection } from './ThemeSection';
+import { TransferSection } from './TransferSection';
+import { ConnectWizard } from './wizard/ConnectWizard';
+
+export function SettingsView() {
+  const requested = useSettings((s) => s.connectWizardRequested);
+  const [wizard, setWizard] = useState(false);
+  useEffect(() => {
+    if (!requested) return;
+    setWizard(true);
+    useSettings.getState().connectWizardShown();
+  }, [requested]);
+  return (
+    <ViewFrame title="Settings">
+      <div className="settings-grid">
+        <ClustersSection onConnect={() => setWizard(true)} />
+        <TransferSection />
+        <GeneralSection />
+        <ThemeSection />
+      </div>
+      {wizard && <ConnectWizard onClose={() => setWizard(false)} />}
+    </ViewFrame>
+  );
+}

@@ -1,0 +1,83 @@
+/**
+ * The template catalogue per cluster. Verdicts come from the connect
+ * doctor run on the saved cluster (the same rules create applies), so the
+ * renderer judges nothing itself.
+ */
+import { useEffect, useState } from 'react';
+import type { TemplateVerdict } from '../../../../shared/channels/doctor';
+import type { AppErrorValue } from '../../../../shared/errors';
+import { EmptyState, ErrorNotice, Toolbar } from '../../components/common';
+import { useDoctor } from '../../stores/doctor';
+import { clustersOf, useProfiles } from '../../stores/profiles';
+import { ViewFrame } from '../Placeholder';
+import { CatalogueTable } from './CatalogueTable';
+import { DiscoveredTable } from './DiscoveredTable';
+import { MachineTypesEditor } from './MachineTypesEditor';
+import { saveChange } from './profile-edit';
+
+export function TemplatesView() {
+  const clusters = clustersOf(useProfiles((s) => s.list));
+  const [chosen, setChosen] = useState<string>();
+  const profile = clusters.find((c) => c.id === chosen) ?? clusters[0];
+  const key = `templates:${profile?.id ?? ''}`;
+  const run = useDoctor((s) => s.runs[key]);
+  const runDoctor = useDoctor((s) => s.run);
+  const [saveError, setSaveError] = useState<AppErrorValue>();
+
+  const check = () => {
+    if (profile) void runDoctor(key, { profileId: profile.id });
+  };
+  useEffect(() => {
+    if (profile && !useDoctor.getState().runs[`templates:${profile.id}`])
+      void runDoctor(`templates:${profile.id}`, { profileId: profile.id });
+  }, [profile, runDoctor]);
+
+  if (!profile) {
+    return (
+      <ViewFrame title="Templates">
+        <EmptyState title="No cluster connected">Connect a cluster in Settings to see its templates.</EmptyState>
+      </ViewFrame>
+    );
+  }
+  const editable = !profile.demo;
+  const verdicts = run?.report?.discovery.data.templates;
+  const change = async (apply: (t: Record<string, { vmid: number }>) => Record<string, { vmid: number }>) => {
+    const answer = await saveChange(profile, (f) => ({ ...f, templates: apply(f.templates) }));
+    setSaveError(answer.ok ? undefined : answer.error);
+  };
+  const add = (v: TemplateVerdict) => void change((t) => ({ ...t, [v.name.slice(0, 64)]: { vmid: v.vmid } }));
+  const remove = (name: string) => void change(({ [name]: _gone, ...rest }) => rest);
+
+  return (
+    <ViewFrame title="Templates">
+      <Toolbar label="Template actions">
+        <label className="inline-field">
+          Cluster
+          <select value={profile.id} onChange={(e) => setChosen(e.target.value)}>
+            {clusters.map((c) => (
+              <option key={c.id} value={c.id}>
+                {c.name}
+              </option>
+            ))}
+          </select>
+        </label>
+        <button type="button" onClick={check} disabled={run?.running}>
+          {run?.running ? 'Checking templates…' : 'Check templates again'}
+        </button>
+      </Toolbar>
+      {!editable && <p className="muted">The demo cluster is built in: its catalogue and machine types can be looked at, not changed.</p>}
+      {run?.error && <ErrorNotice title="The templates could not be checked" error={run.error} onRetry={check} />}
+      {saveError && <ErrorNotice title="The catalogue was not saved" error={saveError} onDismiss={() => setSaveError(undefined)} />}
+      <h2>Catalogue</h2>
+      <CatalogueTable profile={profile} verdicts={verdicts} editable={editable} onRemove={remove} />
+      <h2>Discovered in the cluster</h2>
+      {verdicts ? (
+        <DiscoveredTable profile={profile} verdicts={verdicts} editable={editable} onAdd={add} />
+      ) : (
+        <p className="muted">{run?.running ? 'Looking for templates…' : 'Not checked yet.'}</p>
+      )}
+      <h2>Machine types</h2>
+      <MachineTypesEditor profile={profile} editable={editable} />
+    </ViewFrame>
+  );
+}
