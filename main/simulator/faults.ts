@@ -71,6 +71,11 @@ export class Faults {
     return this.addTaskRule(match, { failWith: exitTextOf(fixtureName) }, times);
   }
 
+  /** Matching tasks do their work, then end with the fixture's exitstatus: a finished task with warnings. */
+  warnTask(match: TaskMatch, fixtureName: string, times = Infinity): () => void {
+    return this.addTaskRule(match, { finishWith: exitTextOf(fixtureName) }, times);
+  }
+
   /** Matching tasks stay `running` for ever. */
   hangTask(match: TaskMatch, times = Infinity): () => void {
     return this.addTaskRule(match, { hang: true }, times);

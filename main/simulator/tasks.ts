@@ -38,6 +38,8 @@ export interface TaskFaultDecision {
   failWith?: string;
   /** Never end. */
   hang?: boolean;
+  /** Do the work, then end with this exitstatus: a task that finished but logged warnings (`WARNINGS: <n>`). */
+  finishWith?: string;
 }
 
 const hex = (n: number) => n.toString(16).toUpperCase().padStart(8, '0');
@@ -86,7 +88,7 @@ export class TaskRunner {
       if (fault?.hang) return await new Promise<void>(() => undefined);
       if (fault?.failWith) throw new TaskFailure(fault.failWith);
       await work(task);
-      this.finish(task, 'OK');
+      this.finish(task, fault?.finishWith ?? 'OK');
     } catch (err) {
       const text = err instanceof Error ? err.message : String(err);
       onFail?.();
