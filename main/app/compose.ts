@@ -12,7 +12,7 @@ import { createTaskServices, type TaskServicesOptions } from '../services/tasks/
 import { startDemoCluster } from '../services/demo/demo-cluster';
 import { createProfileService, profilesHandlers, type DocumentStoreOpener, type ProfileService } from '../services/profiles';
 import type { SecretVault } from '../services/secrets/vault';
-import { doctorHandlers, type ResolveProfileConnection } from '../services/doctor';
+import { doctorHandlers, profileFromDirectory, type ResolveProfileConnection } from '../services/doctor';
 import { createMonitoring, type MonitoringOptions } from '../services/inventory/monitoring';
 
 export interface ComposeOptions {
@@ -22,7 +22,7 @@ export interface ComposeOptions {
   logger: Logger;
   /** How often main pushes `app.status`; tests shorten it. */
   statusIntervalMs?: number;
-  /** Resolves a saved profile for `doctor.run` reruns; default: none (URL-and-token runs only). */
+  /** Resolves a saved profile for `doctor.run` reruns; default: the profile service's cluster directory. */
   doctorProfiles?: ResolveProfileConnection;
   /** The task journal, notifier, limits and hooks (main/services/tasks/task-services.ts); all optional. */
   tasks?: TaskServicesOptions;
@@ -67,7 +67,11 @@ export function composeApp(options: ComposeOptions): ComposedApp {
   const handlers: Handlers = {
     ...appHandlers({ version: options.version, mode: options.mode, runtime: options.runtime }, publishStatus),
     ...profilesHandlers(profiles, bus),
-    ...doctorHandlers({ logger: logger.child({ part: 'doctor' }), bus, resolveProfile: options.doctorProfiles }),
+    ...doctorHandlers({
+      logger: logger.child({ part: 'doctor' }),
+      bus,
+      resolveProfile: options.doctorProfiles ?? profileFromDirectory(profiles.directory),
+    }),
     ...taskServices.handlers,
     ...monitoring.handlers,
   };
