@@ -3,8 +3,12 @@ import { createRoot } from 'react-dom/client';
 import { App } from './App';
 import { useCleanup } from './stores/cleanup';
 import { useConnection } from './stores/connection';
+import { useDoctor } from './stores/doctor';
+import { useHealth } from './stores/health';
 import { useInventory } from './stores/inventory';
+import { useProfiles } from './stores/profiles';
 import { useProxyCheck } from './stores/proxy-check';
+import { useSettings } from './stores/settings';
 import { useTasks } from './stores/tasks';
 import { connectToMain } from './transport';
 import './styles.css';
@@ -12,6 +16,7 @@ import './styles.css';
 const api = connectToMain((link) => useConnection.getState().setLink(link));
 useConnection.getState().attach(api);
 for (const store of [useInventory, useTasks, useCleanup, useProxyCheck]) store.getState().attach(api);
+for (const store of [useProfiles, useSettings, useHealth, useDoctor]) store.getState().attach(api);
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
