@@ -4,6 +4,8 @@
  * name, no VM using it: read again now, not taken from the scan), then the
  * delete. Each seed ends in `deleted` or in `skipped` with the reason.
  */
+import { toProviderError } from '../../core/provider/classify';
+import { toAppErrorValue } from '../../ipc/app-error';
 import type { RunContext, Runner } from '../tasks/run-context';
 import { waitUpid } from '../tasks/wait-upid';
 import { ageReasonToKeep } from './age';
@@ -18,7 +20,10 @@ export const cleanSeeds: Runner = async (ctx) => {
   const deleted: Outcome[] = [];
   const skipped: Outcome[] = [];
   for (const [i, seed] of input.seeds.entries()) {
-    const reason = await recheckAndDelete(ctx, seed.node, seed.volid, input.dryRun, input.graceMinutes);
+    // Proxmox's failures end the task classified, with a hint, not as an internal error.
+    const reason = await recheckAndDelete(ctx, seed.node, seed.volid, input.dryRun, input.graceMinutes).catch((e: unknown) => {
+      throw toAppErrorValue(e) ? e : toProviderError('delete', e);
+    });
     if (reason.deleted) deleted.push({ ...seed, reason: reason.text });
     else skipped.push({ ...seed, reason: reason.text });
     ctx.update({ seeds: { deleted, skipped }, progress: (i + 1) / input.seeds.length });

@@ -1,6 +1,7 @@
 /** The cleanup service: scans on request, and hands the delete of selected seeds to the task manager. */
 import type { CleanupReport } from '../../../shared/channels/cleanup';
 import type { SeedRef } from '../../../shared/channels/tasks';
+import { toProviderError } from '../../core/provider/classify';
 import type { ClusterDirectory } from '../clusters/cluster';
 import type { TaskManager } from '../tasks/task-manager';
 import { scanCluster } from './scan';
@@ -24,7 +25,10 @@ export function createCleanupService(o: CleanupOptions) {
         const task = o.tasks.names.busy(clusterId, name);
         return task ? `The task "${task.target}" (${task.state})` : undefined;
       };
-      return scanCluster({ cluster, graceMinutes, now: now(), busyWith, ...(signal ? { signal } : {}) });
+      // Proxmox's failures reach the user classified, with a hint, not as an internal error.
+      return scanCluster({ cluster, graceMinutes, now: now(), busyWith, ...(signal ? { signal } : {}) }).catch((e: unknown) => {
+        throw toProviderError('list', e);
+      });
     },
     deleteSeeds(clusterId: string, seeds: SeedRef[], dryRun: boolean, graceMinutes = DEFAULT_GRACE_MINUTES): { taskId: string } {
       return o.tasks.cleanSeeds(clusterId, seeds, dryRun, graceMinutes);
