@@ -1,0 +1,3 @@
+import { matrixSuite } from './suite';
+
+matrixSuite('check');

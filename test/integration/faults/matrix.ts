@@ -1,0 +1,177 @@
+/**
+ * The fault matrix as data: operation × fault → what the user must see.
+ * The tests in this folder run every cell against the simulator, and
+ * scripts/gen-reliability-table.ts renders docs/reliability.md from the same
+ * rows, so the document cannot claim what the tests do not check.
+ */
+export const operations = ['create', 'delete', 'get', 'list', 'check', 'cleanup'] as const;
+export type Operation = (typeof operations)[number];
+
+export const faults = [
+  { id: 'auth', label: '401 token refused' },
+  { id: 'forbidden', label: '403 naming a privilege' },
+  { id: 'unknown500', label: '500 with an unknown text' },
+  { id: 'refused595', label: '595 node unreachable' },
+  { id: 'timeout596', label: '596 node timed out' },
+  { id: 'reset', label: 'connection reset mid-response' },
+  { id: 'hang', label: 'no answer past the request timeout' },
+  { id: 'taskError', label: 'task ends with an error' },
+  { id: 'taskHang', label: 'task never ends' },
+  { id: 'lockHeld', label: 'lock that never clears' },
+  { id: 'vanish', label: 'VM vanishes between two calls' },
+  { id: 'noSeedStorage', label: 'seed storage missing' },
+  { id: 'nodeDown', label: 'node down' },
+  { id: 'hostKilled', label: 'host process killed mid-step' },
+] as const;
+export type FaultId = (typeof faults)[number]['id'];
+
+/** The user-facing outcome of one cell. */
+export type Expectation =
+  /** The call fails with this class; `hint` must match the error's hint (what to do). */
+  | { outcome: 'error'; kind: 'permanent' | 'transient' | 'not-found'; hint: RegExp }
+  /** The check answers not-ready for the node with this reason; `hint` must match the health view's hint for it. */
+  | {
+      outcome: 'not-ready';
+      reason: 'Unauthorized' | 'Forbidden' | 'APIError' | 'Unreachable' | 'Timeout' | 'StorageNotFound';
+      hint: RegExp;
+    }
+  /** The call succeeds despite the fault; `note` says what it does about it. */
+  | { outcome: 'ok'; note: string }
+  /** The user cancels the task; the cancel message must match `hint`. */
+  | { outcome: 'cancelled'; hint: RegExp }
+  /** Covered elsewhere (the crash table) or not applicable: `why`. */
+  | { outcome: 'elsewhere' | 'n/a'; why: string };
+
+const TRY_AGAIN = /^Try again/;
+const GRANT = /^Grant Sys\.Syslog on \/nodes\/pv1-1 to the token's user/;
+const TOKEN = /token was refused: check the token id and secret/;
+const PROFILE_FIELDS = /check the profile fields named in the message/;
+const REFRESH = /refresh the view/i;
+const err = (kind: 'permanent' | 'transient' | 'not-found', hint: RegExp): Expectation => ({ outcome: 'error', kind, hint });
+const notReady = (reason: Extract<Expectation, { outcome: 'not-ready' }>['reason'], hint: RegExp): Expectation => ({
+  outcome: 'not-ready',
+  reason,
+  hint,
+});
+const na = (why: string): Expectation => ({ outcome: 'n/a', why });
+const crashTable: Expectation = {
+  outcome: 'elsewhere',
+  why: 'Killed at every step in the crash table below; Resume and Clean up both leave a clean cluster.',
+};
+const readsOnly = na('A read: it has no journalled steps, so nothing is left to resume; the next call simply asks again.');
+const noTask = na('Starts no Proxmox task.');
+
+/** Where each request fault is injected: the route the operation is most exposed on. */
+export const injectedOn: Record<Operation, string> = {
+  create: 'PUT /nodes/{node}/qemu/{vmid}/config (the configure step, after clone and seed upload)',
+  delete: 'DELETE /nodes/{node}/qemu/{vmid} (the destroy step, after stop and seed delete)',
+  get: 'GET /nodes/{node}/qemu/{vmid}/config',
+  list: 'GET /cluster/resources',
+  check: 'GET /nodes/{node}/status',
+  cleanup: 'GET /cluster/resources (the scan)',
+};
+
+export const matrix: Record<Operation, Record<FaultId, Expectation>> = {
+  create: {
+    auth: err('permanent', TOKEN),
+    forbidden: err('permanent', GRANT),
+    unknown500: err('transient', TRY_AGAIN),
+    refused595: err('transient', TRY_AGAIN),
+    timeout596: err('transient', TRY_AGAIN),
+    reset: err('transient', TRY_AGAIN),
+    hang: err('transient', TRY_AGAIN),
+    taskError: err('transient', TRY_AGAIN),
+    taskHang: err('transient', TRY_AGAIN),
+    lockHeld: err('transient', TRY_AGAIN),
+    vanish: err('transient', TRY_AGAIN),
+    noSeedStorage: err('permanent', PROFILE_FIELDS),
+    nodeDown: err('transient', TRY_AGAIN),
+    hostKilled: crashTable,
+  },
+  delete: {
+    auth: err('permanent', TOKEN),
+    forbidden: err('permanent', GRANT),
+    unknown500: err('transient', TRY_AGAIN),
+    refused595: err('transient', TRY_AGAIN),
+    timeout596: err('transient', TRY_AGAIN),
+    reset: err('transient', TRY_AGAIN),
+    hang: err('transient', TRY_AGAIN),
+    taskError: err('transient', TRY_AGAIN),
+    taskHang: err('transient', TRY_AGAIN),
+    lockHeld: err('transient', TRY_AGAIN),
+    vanish: { outcome: 'ok', note: 'The VM being gone is what delete was for: its seed is still deleted.' },
+    noSeedStorage: err('permanent', PROFILE_FIELDS),
+    nodeDown: err('transient', TRY_AGAIN),
+    hostKilled: crashTable,
+  },
+  get: {
+    auth: err('permanent', TOKEN),
+    forbidden: err('permanent', GRANT),
+    unknown500: err('transient', TRY_AGAIN),
+    refused595: err('transient', TRY_AGAIN),
+    timeout596: err('transient', TRY_AGAIN),
+    reset: err('transient', TRY_AGAIN),
+    hang: err('transient', TRY_AGAIN),
+    taskError: noTask,
+    taskHang: noTask,
+    lockHeld: err('transient', TRY_AGAIN),
+    vanish: err('not-found', REFRESH),
+    noSeedStorage: na('Reads no storage.'),
+    nodeDown: err('transient', TRY_AGAIN),
+    hostKilled: readsOnly,
+  },
+  list: {
+    auth: err('permanent', TOKEN),
+    forbidden: err('permanent', GRANT),
+    unknown500: err('transient', TRY_AGAIN),
+    refused595: err('transient', TRY_AGAIN),
+    timeout596: err('transient', TRY_AGAIN),
+    reset: err('transient', TRY_AGAIN),
+    hang: err('transient', TRY_AGAIN),
+    taskError: noTask,
+    taskHang: noTask,
+    lockHeld: { outcome: 'ok', note: 'A lock does not hide a VM: it is still listed.' },
+    vanish: { outcome: 'ok', note: 'The vanished VM is skipped; the others are listed.' },
+    noSeedStorage: na('Reads no storage.'),
+    nodeDown: { outcome: 'ok', note: "The node's VMs cannot be read and are skipped; the listing itself answers." },
+    hostKilled: readsOnly,
+  },
+  check: {
+    auth: notReady('Unauthorized', /token was refused/),
+    forbidden: notReady('Forbidden', /lacks a privilege/),
+    unknown500: notReady('APIError', /Read the message/),
+    refused595: notReady('Unreachable', /cannot be reached/),
+    timeout596: notReady('Unreachable', /cannot be reached/),
+    reset: notReady('Unreachable', /cannot be reached/),
+    hang: notReady('Timeout', /did not answer in time/),
+    taskError: noTask,
+    taskHang: noTask,
+    lockHeld: na('Reads no VM config, so no lock is in its way.'),
+    vanish: na('Reads each thing once: nothing to vanish between two calls.'),
+    noSeedStorage: notReady('StorageNotFound', /seed storage is missing/),
+    nodeDown: notReady('Unreachable', /cannot be reached/),
+    hostKilled: readsOnly,
+  },
+  cleanup: {
+    auth: err('permanent', TOKEN),
+    forbidden: err('permanent', GRANT),
+    unknown500: err('transient', TRY_AGAIN),
+    refused595: err('transient', TRY_AGAIN),
+    timeout596: err('transient', TRY_AGAIN),
+    reset: err('transient', TRY_AGAIN),
+    hang: err('transient', TRY_AGAIN),
+    taskError: err('transient', /task log/),
+    taskHang: { outcome: 'cancelled', hint: /stopped waiting.*may still complete on the node/ },
+    lockHeld: { outcome: 'ok', note: 'A lock on a VM does not stop the scan or the delete of an unused seed.' },
+    vanish: { outcome: 'ok', note: 'The VM whose config cannot be read keeps the seeds on its node; nothing is deleted on a guess.' },
+    noSeedStorage: { outcome: 'ok', note: 'The scan answers and names the node whose seeds could not be listed.' },
+    nodeDown: { outcome: 'ok', note: 'The scan answers and names the node whose seeds could not be listed.' },
+    hostKilled: na('The seed delete re-checks each seed under its name lock before deleting it; a rerun scans again.'),
+  },
+};
+
+/** The steps the crash table kills the host at. */
+export const crashSteps = {
+  create: ['clone', 'upload-seed', 'configure', 'resize', 'start', 'wait-running'],
+  delete: ['stop', 'delete-seed', 'destroy'],
+} as const;
