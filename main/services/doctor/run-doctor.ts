@@ -15,6 +15,7 @@ import { discover, type DiscoveryOutcome } from './discovery';
 import type { DoctorProgressListener, ResolveProfileConnection } from './ports';
 import { checkPrivileges } from './privileges';
 import { skipped, type SectionBase } from './section';
+import { RECOMMENDED_SEED_STORAGE } from './seed-storage';
 import { checkTls } from './tls-check';
 import { checkToken } from './token-check';
 import { DEFAULT_VMID_RANGE } from './vmid-room';
@@ -105,11 +106,12 @@ export async function runDoctor(input: DoctorRunInput, options: RunDoctorOptions
     let found: DiscoveryOutcome | undefined;
     if (api && ready(token)) found = await stepOutcome('discovery', progress, () => discover(api, conn, signal));
     const discovery = found?.section ?? { ...skipped('the token has not passed'), data: emptyDiscovery(conn) };
-    const seed = found?.seedStorage?.storage;
+    // Without a usable seed storage, the privileges are still worth knowing: check the one the profile names or the guide recommends.
+    const seed = found?.seedStorage?.storage ?? conn.isoStorage ?? RECOMMENDED_SEED_STORAGE;
     const privileges =
-      api && seed
+      api && found
         ? await step('privileges', progress, () => checkPrivileges(api, tokenId ?? '<user>@<realm>!<token>', seed, signal))
-        : { ...skipped(found ? 'no seed storage was found' : 'discovery did not run'), data: { checks: [], commands: [] } };
+        : { ...skipped('discovery did not run'), data: { checks: [], commands: [] } };
     const report: DoctorReport = {
       url: conn.url,
       ranAt: new Date().toISOString(),

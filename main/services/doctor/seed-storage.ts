@@ -9,7 +9,9 @@ import type { DiscoverySection } from '../../../shared/channels/doctor';
 type IsoStorage = DiscoverySection['data']['isoStorages'][number];
 export type SeedStorageChoice = NonNullable<DiscoverySection['data']['seedStorage']>;
 
-export const DEDICATED_STORAGE_COMMAND = 'pvesm add dir proxy-seeds --path /var/lib/proxy-seeds --content iso';
+/** The name the guide gives the dedicated seed storage. */
+export const RECOMMENDED_SEED_STORAGE = 'proxy-seeds';
+export const DEDICATED_STORAGE_COMMAND = `pvesm add dir ${RECOMMENDED_SEED_STORAGE} --path /var/lib/proxy-seeds --content iso`;
 
 /** Storages with ISO content, active on every listed node. */
 function usableEverywhere(storages: readonly IsoStorage[], nodes: readonly string[]): Map<string, IsoStorage[]> {

@@ -97,7 +97,7 @@ describe('connect doctor: discovery with a profile whose choices do not fit', ()
     expect(r.discovery.data.vmidRange.usedBy).toContain('100 ubuntu-vm-1');
   });
 
-  it('a seed storage that does not exist fails discovery with the command that makes one, and privileges are not checked', async () => {
+  it('a seed storage that does not exist fails discovery with the command that makes one', async () => {
     const { tokenId, secret } = sim.tokens.admin!;
     const r = await runDoctor(
       { profileId: 'p' },
@@ -114,6 +114,7 @@ describe('connect doctor: discovery with a profile whose choices do not fit', ()
     expect(r.discovery).toMatchObject({ status: 'fail', blocking: true });
     expect(r.discovery.message).toContain('no-such-store');
     expect(r.discovery.hint).toContain('pvesm add dir proxy-seeds --path /var/lib/proxy-seeds --content iso');
-    expect(r.privileges.status).toBe('skipped');
+    // The privileges are still checked, on the storage the profile names.
+    expect(r.privileges.data.checks.map((c) => c.path)).toEqual(['/', '/storage/no-such-store']);
   });
 });
