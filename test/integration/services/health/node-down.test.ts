@@ -70,6 +70,11 @@ describe('health polling', () => {
     expect(updates.map((u) => u.node).sort()).toEqual(['pve1', 'pve2']);
     // The core's cost: four requests per node per round.
     expect(sc.sim.requests.total).toBe(4 * 2);
+    // The token secret never reaches renderer-bound data: the details name the token id only.
+    const secret = sc.sim.tokens.admin!.secret;
+    const rendererBound = JSON.stringify([health.snapshot(), updates, inventory!.snapshot()]);
+    expect(rendererBound).toContain(sc.sim.tokens.admin!.tokenId);
+    expect(rendererBound).not.toContain(secret);
   });
 
   it('shows a node going down as not ready with the reason, backs off, then shows it healthy again by itself', async () => {
