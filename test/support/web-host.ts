@@ -1,7 +1,8 @@
 /** Starts the browser-mode host in-process over the built renderer, as `npm run start:web` does. */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { composeApp, type ComposedApp } from '../../main/app/compose';
+import { composeApp, type ComposedApp, type ComposeOptions } from '../../main/app/compose';
+import { startDemoCluster, type DemoCluster } from '../../main/services/demo/demo-cluster';
 import { nodeRuntime } from '../../main/app/runtime-info';
 import { startWebHost, type WebHost } from '../../main/host/web-host';
 import { createMemoryLogger } from '../../main/log/logger';
@@ -19,17 +20,44 @@ export interface TestHost {
   host: WebHost;
   app: ComposedApp;
   logger: ReturnType<typeof createMemoryLogger>;
+  /** The simulated demo cluster, when started with `demoTimeScale`. */
+  demo: Promise<DemoCluster> | undefined;
   close(): Promise<void>;
 }
 
-export async function startTestHost(statusIntervalMs = 200): Promise<TestHost> {
+export interface TestHostOptions {
+  statusIntervalMs?: number;
+  /** Profiles and the task journal live here; a second host on the same folder finds what the first left. */
+  dataDir?: string;
+  /** Start the demo cluster with its simulator at this time scale (0.02: a create takes about a second). */
+  demoTimeScale?: number;
+  monitoring?: ComposeOptions['monitoring'];
+  tasks?: ComposeOptions['tasks'];
+}
+
+export async function startTestHost(options: number | TestHostOptions = 200): Promise<TestHost> {
+  const o = typeof options === 'number' ? { statusIntervalMs: options } : options;
   const logger = createMemoryLogger('debug');
-  const app = composeApp({ mode: 'browser', version: '0.0.0-test', runtime: nodeRuntime(), logger, statusIntervalMs });
+  const app = composeApp({
+    mode: 'browser',
+    version: '0.0.0-test',
+    runtime: nodeRuntime(),
+    logger,
+    statusIntervalMs: o.statusIntervalMs ?? 200,
+    dataDir: o.dataDir,
+    monitoring: o.monitoring,
+    tasks: o.tasks,
+    ...(o.demoTimeScale !== undefined ? { demo: 'off' as const } : {}),
+  });
+  const timeScale = o.demoTimeScale;
+  const demo = timeScale === undefined ? undefined : startDemoCluster(logger, timeScale);
+  if (demo) app.profiles.startDemo(() => demo);
   const host = await startWebHost({ router: app.router, bus: app.bus, staticDir: rendererDir, logger });
   return {
     host,
     app,
     logger,
+    demo,
     async close() {
       await host.close();
       await app.dispose();

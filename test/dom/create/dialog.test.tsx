@@ -25,7 +25,7 @@ const profile: ProfileSummary = {
 };
 
 function editorText(): string {
-  return document.querySelector('.cm-content')?.textContent ?? '';
+  return document.querySelector('.cloud-init-editor')?.shadowRoot?.querySelector('.cm-content')?.textContent ?? '';
 }
 
 describe('Create proxy dialog', () => {

@@ -2,11 +2,15 @@
  * The cloud-init user-data editor: CodeMirror 6 with YAML highlighting and
  * a linter that marks what the `yaml` package cannot parse. The editor is
  * created once; a new value from outside (a preset) replaces its text.
+ * It lives in a shadow root: there CodeMirror styles itself with
+ * constructable stylesheets, which the strict CSP allows, instead of the
+ * <style> elements it adds to a plain document, which the CSP refuses.
  */
 import { useEffect, useRef } from 'react';
 import { defaultKeymap, history, historyKeymap, indentWithTab } from '@codemirror/commands';
 import { yaml } from '@codemirror/lang-yaml';
-import { defaultHighlightStyle, syntaxHighlighting } from '@codemirror/language';
+import { HighlightStyle, syntaxHighlighting } from '@codemirror/language';
+import { tags } from '@lezer/highlight';
 import { linter, lintGutter } from '@codemirror/lint';
 import { EditorState } from '@codemirror/state';
 import { EditorView, keymap, lineNumbers } from '@codemirror/view';
@@ -19,6 +23,15 @@ const theme = EditorView.theme({
   '&.cm-focused': { outline: '2px solid var(--accent)' },
   '.cm-scroller': { minHeight: '180px', maxHeight: '320px' },
 });
+
+/** Colours from the app's theme variables, so the text reads well in light and dark. */
+const highlight = HighlightStyle.define([
+  { tag: [tags.propertyName, tags.definition(tags.propertyName)], color: 'var(--accent)' },
+  { tag: [tags.comment, tags.meta], color: 'var(--muted)', fontStyle: 'italic' },
+  { tag: [tags.string, tags.special(tags.string)], color: 'var(--ok)' },
+  { tag: [tags.number, tags.bool, tags.null, tags.atom], color: 'var(--warn)' },
+  { tag: [tags.punctuation, tags.separator, tags.operator], color: 'var(--muted)' },
+]);
 
 export interface CloudInitEditorProps {
   value: string;
@@ -36,8 +49,10 @@ export function CloudInitEditor({ value, onChange, label, describedBy }: CloudIn
 
   useEffect(() => {
     if (!host.current) return;
+    const shadow = host.current.shadowRoot ?? host.current.attachShadow({ mode: 'open' });
     const v = new EditorView({
-      parent: host.current,
+      root: shadow,
+      parent: shadow,
       state: EditorState.create({
         doc: value,
         extensions: [
@@ -45,7 +60,7 @@ export function CloudInitEditor({ value, onChange, label, describedBy }: CloudIn
           history(),
           keymap.of([indentWithTab, ...defaultKeymap, ...historyKeymap]),
           yaml(),
-          syntaxHighlighting(defaultHighlightStyle, { fallback: true }),
+          syntaxHighlighting(highlight),
           linter((cm) => yamlProblems(cm.state.doc.toString()), { delay: 250 }),
           lintGutter(),
           theme,

@@ -105,8 +105,7 @@ export function TaskDetails({ task }: { task: TaskView }) {
         </h2>
         <StateBadge state={task.state} />
         <span className="muted">
-          {' '}
-          on {task.node ?? 'a node to be picked'}
+          {task.node ? ` on ${task.node}` : ''}
           {task.vmid ? `, VM ${task.vmid}` : ''} · started {formatRelativeTime(task.startedAt ?? task.createdAt)}
           {task.attempts > 1 ? ` · attempt ${task.attempts}` : ''}
         </span>

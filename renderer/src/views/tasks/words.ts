@@ -14,7 +14,8 @@ export function currentStep(t: TaskView): string {
   const running = t.steps.find((s) => s.state === 'running');
   if (running) return running.name;
   if (t.state === 'queued') return 'waiting to start';
-  const done = t.steps.filter((s) => s.state === 'done').length;
+  if (t.state === 'succeeded') return 'done';
+  const done = t.steps.filter((s) => s.state === 'done' || s.state === 'skipped').length;
   return t.steps.length ? `${done} of ${t.steps.length} steps done` : t.state;
 }
 
