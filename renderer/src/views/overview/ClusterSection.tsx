@@ -5,8 +5,10 @@
  */
 import type { ClusterInventory } from '../../../../shared/channels/inventory';
 import type { ProfileSummary } from '../../../../shared/domain/profile';
-import { StateBadge } from '../../components/common';
-import type { ClusterHealth } from '../../stores/health';
+import { useState } from 'react';
+import type { AppErrorValue } from '../../../../shared/errors';
+import { ErrorNotice, StateBadge } from '../../components/common';
+import { useHealth, type ClusterHealth } from '../../stores/health';
 import { NodeCard } from './NodeCard';
 import { proxyCounts } from './proxy-counts';
 
@@ -33,6 +35,14 @@ export function ClusterSection({ profile, health, inventory, now }: ClusterSecti
         ? `Degraded: ${down.length} of ${nodes.length} ${nodes.length === 1 ? 'node needs' : 'nodes need'} attention`
         : `Healthy: all ${nodes.length} ${nodes.length === 1 ? 'node' : 'nodes'} ready`;
   const headingId = `cluster-${profile.id}`;
+  const [checking, setChecking] = useState(false);
+  const [checkError, setCheckError] = useState<AppErrorValue>();
+  const checkNow = async () => {
+    setChecking(true);
+    const answer = await useHealth.getState().checkNow(profile.id);
+    setChecking(false);
+    setCheckError(answer.ok ? undefined : answer.error);
+  };
   return (
     <section className="cluster" aria-labelledby={headingId}>
       <header className={`cluster-banner level-${level}`}>
@@ -43,7 +53,11 @@ export function ClusterSection({ profile, health, inventory, now }: ClusterSecti
         <p role="status" aria-label={`Health of ${profile.name}`} className="cluster-headline">
           {headline}
         </p>
+        <button type="button" aria-label={`Check the nodes of ${profile.name} now`} disabled={checking} onClick={() => void checkNow()}>
+          {checking ? 'Checking…' : 'Check now'}
+        </button>
       </header>
+      {checkError && <ErrorNotice title="The check could not run" error={checkError} onDismiss={() => setCheckError(undefined)} />}
       {inventory ? (
         <ul className="proxy-counts" aria-label={`Proxies of ${profile.name} by state`}>
           {proxyCounts(inventory.vms).map(({ state, count }) => (
@@ -57,7 +71,7 @@ export function ClusterSection({ profile, health, inventory, now }: ClusterSecti
       )}
       {inventory?.status.state === 'degraded' && (
         <p className="inventory-problem" role="status">
-          Listing the cluster is failing: {inventory.status.reason}
+          Inventory: {inventory.status.reason}
           {inventory.status.hint && <> What to do: {inventory.status.hint}</>}
         </p>
       )}

@@ -62,7 +62,7 @@ export function NodeCard({ node, health, now }: NodeCardProps) {
         <dd>{latest.details.templates ? `${latest.details.templates.replace('/', ' of ')} configured` : '—'}</dd>
         <dt>Checked</dt>
         <dd>
-          {formatRelativeTime(latest.checkedAt, now)}, {formatLatency(latest.latencyMs)}
+          {formatRelativeTime(latest.checkedAt, Math.max(now, Date.parse(latest.checkedAt)))}, {formatLatency(latest.latencyMs)}
         </dd>
       </dl>
       <UsageMeter
