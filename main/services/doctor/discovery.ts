@@ -102,7 +102,7 @@ function verdict(
     fail.push(
       choices.isoStorage
         ? `storage ${choices.isoStorage} does not hold ISO images on every node`
-        : 'no storage holds ISO images on every node',
+        : 'no storage the token can see (Datastore.Audit) holds ISO images on every node',
     );
     hints.push(`Create a dedicated seed storage: \`${DEDICATED_STORAGE_COMMAND}\`.`);
   } else if (!seed.dedicated) {
@@ -111,7 +111,9 @@ function verdict(
   }
   const suitable = data.templates.filter((t) => t.suitable);
   if (suitable.length === 0) {
-    fail.push('no template is suitable');
+    fail.push(
+      data.templates.length === 0 ? 'no template is visible (there is none, or the token lacks VM.Audit)' : 'no template is suitable',
+    );
     hints.push('Build one with the template recipe in the user guide (Preparing Proxmox), or fix a listed template as its reasons say.');
   }
   if (!bridge) fail.push(choices.bridge ? `bridge ${choices.bridge} is not on every node` : 'no bridge is on every node');

@@ -32,6 +32,10 @@ describe('doctor.run through the IPC router', () => {
     const input = { url: sim.url, tokenId: 'root@pam!sentinel', secret: SENTINEL, tls: { mode: 'pin', fingerprint: sim.fingerprint } };
     const envelope = await app.router.dispatch('doctor.run', input, ctx());
     expect(envelope).toMatchObject({ ok: true, value: { token: { status: 'ok' }, privileges: { status: 'fail' } } });
+    // A token that may audit nothing but the system: what it cannot see is said as such.
+    const value = (envelope as { value: { discovery: { message: string } } }).value;
+    expect(value.discovery.message).toContain('Datastore.Audit');
+    expect(value.discovery.message).toContain('VM.Audit');
     expect(JSON.stringify(envelope)).not.toContain(SENTINEL);
     expect(logger.lines.join('\n')).not.toContain(SENTINEL);
   });
