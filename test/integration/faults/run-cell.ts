@@ -220,9 +220,9 @@ export async function assertStillServes(cell: Cell): Promise<void> {
 }
 
 /** No VM without its mark, no duplicate name, no seed without its VM, no clone left half-made. */
-export function assertClean(cell: Cell): void {
-  const vms = [...cell.sim.state.vms.values()].filter((vm) => !vm.template);
-  const ours = vms.filter((vm) => !cell.baseline.has(vm.vmid));
+export function assertClean({ sim, baseline }: Pick<Cell, 'sim' | 'baseline'>): void {
+  const vms = [...sim.state.vms.values()].filter((vm) => !vm.template);
+  const ours = vms.filter((vm) => !baseline.has(vm.vmid));
   for (const vm of ours) {
     expect(vm.cloning, `VM ${vm.vmid} is still a half-made clone`).toBe(false);
     expect(parseMark(String(vm.config.description ?? '')).managed, `VM ${vm.vmid} has no mark`).toBe(true);
@@ -232,7 +232,7 @@ export function assertClean(cell: Cell): void {
     names.filter((n, i) => names.indexOf(n) !== i),
     'duplicate VM names',
   ).toEqual([]);
-  for (const node of cell.sim.state.nodes.values()) {
+  for (const node of sim.state.nodes.values()) {
     for (const file of node.isos.get(SEED_STORAGE)?.keys() ?? []) {
       if (!file.endsWith('-seed.iso') || file === ORPHAN_SEED) continue;
       expect(names, `${file} has no VM`).toContain(file.slice(0, -'-seed.iso'.length));

@@ -1,0 +1,67 @@
+/**
+ * The crash table's driver: hold one step's request in the simulator, start
+ * the host in a child process, SIGKILL it once the journal shows that step
+ * running, let the held request land anyway (sent, took effect, nobody
+ * listening), then restart the task manager on the same journal.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { JOURNAL_FILE } from '../../../main/services/tasks/journal';
+import type { RequestMatch } from '../../../main/simulator';
+import { profileFor } from '../../support/sim-cluster';
+import type { Env } from '../services/tasks/harness';
+import type { CrashOrder } from './crash-child';
+
+/** The request each step sends; the kill lands while it is held. */
+export const stepRequest: Record<string, RequestMatch> = {
+  clone: { method: 'POST', route: '/nodes/{node}/qemu/{vmid}/clone' },
+  'upload-seed': { method: 'POST', route: '/nodes/{node}/storage/{storage}/upload' },
+  configure: { method: 'PUT', route: '/nodes/{node}/qemu/{vmid}/config' },
+  resize: { route: '/nodes/{node}/qemu/{vmid}/resize' },
+  start: { method: 'POST', route: '/nodes/{node}/qemu/{vmid}/status/start' },
+  'wait-running': { method: 'GET', route: '/nodes/{node}/qemu/{vmid}/status/current' },
+  stop: { method: 'POST', route: '/nodes/{node}/qemu/{vmid}/status/stop' },
+  'delete-seed': { method: 'DELETE', route: '/nodes/{node}/storage/{storage}/content/{volume}' },
+  destroy: { method: 'DELETE', route: '/nodes/{node}/qemu/{vmid}' },
+};
+
+const HOLD_MS = 400;
+const child = join(import.meta.dirname, 'crash-child.ts');
+
+function stepRunning(dir: string, step: string): boolean {
+  const path = join(dir, JOURNAL_FILE);
+  if (!existsSync(path)) return false;
+  return readFileSync(path, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .some((line) =>
+      (JSON.parse(line) as { steps?: { name: string; state: string }[] }).steps?.some((s) => s.name === step && s.state === 'running'),
+    );
+}
+
+export async function killAtStep(env: Env, step: string, action: CrashOrder['action']): Promise<void> {
+  const { sim } = env.t;
+  const undo = sim.faults.inject(stepRequest[step]!, { kind: 'delay', ms: HOLD_MS });
+  const token = sim.tokens.admin!;
+  const order: CrashOrder = { profile: profileFor(sim, token.tokenId), secret: token.secret, journalDir: env.dir, action };
+  // Node itself with tsx as a loader: a tsx wrapper process would pass on the SIGKILL to nobody.
+  const proc = spawn(process.execPath, ['--import', 'tsx', child], {
+    env: { ...process.env, CRASH_ORDER: JSON.stringify(order) },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  proc.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  const deadline = Date.now() + 25_000;
+  while (!stepRunning(env.dir, step)) {
+    if (Date.now() > deadline || proc.exitCode !== null) {
+      proc.kill('SIGKILL');
+      throw new Error(`the host never reached the ${step} step: ${stderr}`);
+    }
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  proc.kill('SIGKILL');
+  await new Promise((r) => proc.once('exit', r));
+  undo();
+  await new Promise((r) => setTimeout(r, HOLD_MS + 100)); // the held request lands with nobody waiting
+}
