@@ -69,7 +69,7 @@ function untrusted(probe: CertificateProbe, chosen: boolean, against: string, co
       ...blocked(
         chosen ? 'fail' : 'warn',
         `The certificate is not signed by ${against} (${code ?? 'unknown reason'}). It is ${probe.certificate.subjectCommonName ?? 'unnamed'}, issued by ${probe.certificate.issuerCommonName ?? 'unknown'}, SHA-256 ${probe.certificate.fingerprint}.`,
-        `Trust it on first use by pinning this fingerprint, or give the cluster's CA (/etc/pve/pve-root-ca.pem on a node). ${compareHint}`,
+        `Trust it on first use by pinning this fingerprint, or give the cluster's CA (/etc/pve/pve-root-ca.pem on a node), which keeps working when Proxmox renews the node's certificate. ${compareHint}`,
       ),
       data: baseData(probe, offers),
     },
