@@ -158,6 +158,26 @@ describe('the Checker over the simulator', () => {
   });
 });
 
+describe('the same failures from an operation (spec entry 13)', () => {
+  async function getWith(options: VariantOptions): Promise<unknown> {
+    const v = variantProvider(env.sim, options);
+    try {
+      return await v.provider.get('vms/150000/proxy-x').catch((e: unknown) => e);
+    } finally {
+      await v.close();
+    }
+  }
+
+  it('a certificate that does not verify is permanent; a missing token file transient, a malformed one permanent', async () => {
+    const otherCa = await createCa('Not the simulator CA either');
+    expect(await getWith({ tls: { mode: 'ca', caPem: otherCa.certPem } })).toMatchObject({ kind: 'permanent', op: 'get' });
+    expect(await getWith({ token: { kind: 'file', path: join(dir, 'not-yet') } })).toMatchObject({ kind: 'transient' });
+    const malformed = join(dir, 'malformed-for-get');
+    await writeFile(malformed, 'user-without-realm=secret\n');
+    expect(await getWith({ token: { kind: 'file', path: malformed } })).toMatchObject({ kind: 'permanent' });
+  });
+});
+
 describe('the Checker over a three-node simulator', () => {
   let demo: SimProvider;
   beforeAll(async () => {
