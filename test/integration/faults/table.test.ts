@@ -1,0 +1,23 @@
+/** docs/reliability.md is generated from the matrix the tests run: it must never drift from it. */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { faults, matrix, operations } from './matrix';
+import { reliabilityDocument } from './table';
+
+describe('docs/reliability.md', () => {
+  it('equals the table generated from the matrix (rerun `npx tsx scripts/gen-reliability-table.ts`)', async () => {
+    const path = join(import.meta.dirname, '../../../docs/reliability.md');
+    expect(readFileSync(path, 'utf8')).toBe(await reliabilityDocument(path));
+  });
+
+  it('has a verdict for every operation under every fault, and a reason wherever a cell is not run', () => {
+    for (const op of operations) {
+      for (const { id } of faults) {
+        const e = matrix[op][id];
+        expect(e, `${op} × ${id}`).toBeDefined();
+        if (e.outcome === 'n/a' || e.outcome === 'elsewhere') expect(e.why.length, `${op} × ${id}`).toBeGreaterThan(10);
+      }
+    }
+  });
+});
