@@ -1,0 +1,140 @@
+/**
+ * The connect wizard in Chromium against a second simulated cluster:
+ * URL and token, the certificate shown with its fingerprint and pinned,
+ * a privilege check that fails (the token without the seed storage role)
+ * with the pveum commands to fix, then passes with another token; a last
+ * connection test, save, and the new cluster on the Overview.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { startSimulator, type Simulator } from '../../main/simulator';
+import { chromiumMissingReason, launchChromium } from '../support/browser';
+import { screenshotPath } from '../support/screenshots';
+import { rendererMissingReason, startTestHost, type TestHost } from '../support/web-host';
+
+const skipReason = chromiumMissingReason() ?? rendererMissingReason();
+if (skipReason) console.log(`[e2e wizard] skipped: ${skipReason}`);
+
+const hex = (fingerprint: string) => fingerprint.replace(/[^0-9a-f]/gi, '').toLowerCase();
+
+describe.skipIf(skipReason !== undefined)('Settings: connect a cluster through the wizard', () => {
+  let t: TestHost;
+  let sim: Simulator;
+  let browser: Browser;
+  let page: Page;
+  const problems: string[] = [];
+
+  const dialog = () => page.getByRole('dialog', { name: 'Connect a cluster' });
+  const token = (name: string) => {
+    const credentials = sim.tokens[name];
+    if (!credentials) throw new Error(`the simulator has no ${name} token`);
+    return credentials;
+  };
+  const fillToken = async (name: string) => {
+    await dialog().getByLabel('Token ID').fill(token(name).tokenId);
+    await dialog().getByLabel('Token secret').fill(token(name).secret);
+  };
+
+  beforeAll(async () => {
+    sim = await startSimulator({ dataset: 'minimal', timeScale: 0.01 });
+    t = await startTestHost({ demoTimeScale: 0.02, monitoring: { health: { intervalMs: 500 } } });
+    browser = await launchChromium();
+    page = await browser.newPage({ viewport: { width: 1024, height: 720 } });
+    page.on('pageerror', (e) => problems.push(e.message));
+    page.on('console', (m) => {
+      if (/Content Security Policy/i.test(m.text())) problems.push(m.text());
+    });
+    await page.goto(t.host.url);
+    await page.getByRole('button', { name: 'Settings' }).click();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await t?.close();
+    await sim?.close();
+  });
+
+  it('takes the URL and the token, and refuses to check without them', async () => {
+    await page.getByRole('button', { name: 'Connect a cluster' }).click();
+    expect(await dialog().isVisible()).toBe(true);
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('placeholder'))).toBe('https://');
+    await dialog().getByRole('button', { name: 'Check connection' }).click();
+    expect(await dialog().getByLabel('Token secret').getAttribute('aria-invalid')).toBe('true');
+    await dialog().getByLabel('Cluster URL').fill(sim.url);
+    await fillToken('noSeedAllocate');
+    await dialog().getByRole('button', { name: 'Check connection' }).click();
+  });
+
+  it('shows the certificate and its fingerprint, and pins it when trusted', async () => {
+    await expect.poll(() => dialog().getByRole('heading', { name: '2. Trust the certificate' }).count(), { timeout: 15_000 }).toBe(1);
+    const shown = (await dialog().getByLabel('Fingerprint', { exact: true }).textContent()) ?? '';
+    expect(hex(shown)).toBe(hex(sim.fingerprint));
+    expect(await dialog().getByRole('definition').filter({ hasText: 'pve-sim.home.lab' }).count()).toBeGreaterThan(0);
+    await page.screenshot({ path: screenshotPath('wizard-trust-light.png') });
+    await dialog()
+      .getByRole('radio', { name: /pin its fingerprint/ })
+      .check();
+    await dialog().getByRole('button', { name: 'Trust this certificate and continue' }).click();
+  });
+
+  it('fails the privilege check for a token without the seed role, with the commands to fix', async () => {
+    await expect.poll(() => dialog().getByRole('heading', { name: '3. Privileges' }).count(), { timeout: 15_000 }).toBe(1);
+    const checks = dialog().getByRole('table', { name: 'Privilege checks' });
+    expect(await checks.textContent()).toContain('Datastore.Allocate');
+    const commands = (await dialog().getByLabel('Commands to grant the privileges').textContent()) ?? '';
+    expect(commands).toMatch(/^pveum /m);
+    expect(commands).toContain('proxy-seeds');
+    console.log(`[e2e wizard] commands offered:\n${commands}`);
+    expect(await dialog().getByRole('button', { name: 'Copy the commands' }).isVisible()).toBe(true);
+    expect(await dialog().getByRole('list', { name: 'Connection checks' }).textContent()).toContain('Privileges: failed');
+    await page.screenshot({ path: screenshotPath('wizard-privileges-light.png') });
+    // Checking again with the same token fails the same way.
+    await dialog().getByRole('button', { name: 'Check again' }).click();
+    await expect.poll(() => dialog().getByRole('button', { name: 'Check again' }).isEnabled()).toBe(true);
+    expect(await dialog().getByRole('heading', { name: '3. Privileges' }).count()).toBe(1);
+  });
+
+  it('passes with the operator token and offers what it discovered', async () => {
+    await dialog().getByRole('button', { name: 'Use another token' }).click();
+    await fillToken('operator');
+    await dialog().getByRole('button', { name: 'Check connection' }).click();
+    await expect.poll(() => dialog().getByRole('heading', { name: '4. Choose what to use' }).count(), { timeout: 15_000 }).toBe(1);
+    expect(await dialog().getByRole('list', { name: 'Connection checks' }).textContent()).toContain('Privileges: passed');
+    expect(await dialog().getByRole('group', { name: 'Nodes' }).getByRole('checkbox', { name: /pv1-1/ }).isChecked()).toBe(true);
+    expect(await dialog().getByLabel('Seed storage').inputValue()).toBe('proxy-seeds');
+    // The unsuitable template (cloud-init drive) cannot be ticked.
+    const templates = dialog().getByRole('group', { name: 'Templates' }).getByRole('checkbox');
+    expect(await templates.count()).toBeGreaterThan(1);
+    expect(await dialog().getByRole('group', { name: 'Templates' }).getByRole('checkbox', { disabled: true }).count()).toBeGreaterThan(0);
+    await dialog().getByLabel('Cluster name').fill('lab-two');
+    await dialog().getByRole('button', { name: 'Test connection' }).click();
+    await expect
+      .poll(() => dialog().getByRole('status').filter({ hasText: 'Connection test' }).textContent(), { timeout: 15_000 })
+      .toContain('passed');
+    await page.screenshot({ path: screenshotPath('wizard-choices-light.png') });
+  });
+
+  it('saves the cluster: the dialog closes, focus returns, and the cluster is listed and on the Overview', async () => {
+    await dialog().getByRole('button', { name: 'Save cluster' }).click();
+    await expect.poll(() => dialog().count(), { timeout: 15_000 }).toBe(0);
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Connect a cluster');
+    await expect.poll(() => page.getByRole('list', { name: 'Connected clusters' }).textContent()).toContain('lab-two');
+    await page.getByRole('radiogroup', { name: 'Theme' }).getByRole('radio', { name: 'Light' }).check();
+    expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe('light');
+    await page.screenshot({ path: screenshotPath('settings-light.png'), fullPage: true });
+    await page.getByRole('radiogroup', { name: 'Theme' }).getByRole('radio', { name: 'Dark' }).check();
+    expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe('dark');
+    // The choice is kept by main, so the status bar's picker agrees.
+    await expect.poll(() => page.getByRole('combobox', { name: 'Theme' }).inputValue()).toBe('dark');
+    await page.screenshot({ path: screenshotPath('settings-dark.png'), fullPage: true });
+    await page.keyboard.press('Control+1');
+    await expect.poll(() => page.getByRole('heading', { level: 2, name: 'lab-two' }).count()).toBe(1);
+    await expect
+      .poll(() => page.getByRole('article', { name: 'Node pv1-1' }).last().getAttribute('class'), { timeout: 15_000 })
+      .toContain('level-ok');
+  });
+
+  it('ran without page errors or CSP violations', () => {
+    expect(problems).toEqual([]);
+  });
+});
