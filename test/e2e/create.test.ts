@@ -84,11 +84,6 @@ describe.skipIf(skipReason !== undefined)('create proxies in the browser against
     await expect
       .poll(() => tasks.getByRole('listitem').filter({ hasText: 'succeeded' }).filter({ hasText: '5 proxies' }).count(), poll)
       .toBe(1);
-    for (const theme of ['light', 'dark'] as const) {
-      await page.evaluate((th) => (document.documentElement.dataset.theme = th), theme);
-      await page.screenshot({ path: screenshotPath(`tasks-${theme}.png`) });
-    }
-    await page.evaluate(() => (document.documentElement.dataset.theme = 'light'));
 
     await page.getByRole('button', { name: 'Proxies', exact: true }).click();
     await page.getByRole('searchbox', { name: 'Search proxies' }).fill('bulk-');

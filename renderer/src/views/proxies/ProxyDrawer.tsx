@@ -4,6 +4,7 @@
  * it, the address to copy and the Test action. Escape closes it.
  */
 import { useEffect, useRef } from 'react';
+import { isDialogOpen } from '../../components/common/focusable';
 import { StateBadge } from '../../components/common/StateBadge';
 import { formatBytes, formatRelativeTime } from '../../format';
 import { useCleanup } from '../../stores/cleanup';
@@ -81,20 +82,18 @@ export function ProxyDrawer({ row, onClose }: { row: ProxyRow; onClose: () => vo
   useEffect(() => {
     ref.current?.focus();
   }, [row.key]);
+  // Escape closes it while focus is inside, or nowhere in particular (a button that just became disabled lets focus fall to the body).
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key !== 'Escape' || isDialogOpen()) return;
+      if (e.target === document.body || (e.target instanceof Node && ref.current?.contains(e.target))) onClose();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [onClose]);
   const owner = ownerLabel(row);
   return (
-    <aside
-      ref={ref}
-      tabIndex={-1}
-      className="drawer"
-      aria-label={`Details of ${row.name ?? `VM ${row.vmid}`}`}
-      onKeyDown={(e) => {
-        if (e.key === 'Escape') {
-          e.stopPropagation();
-          onClose();
-        }
-      }}
-    >
+    <aside ref={ref} tabIndex={-1} className="drawer" aria-label={`Details of ${row.name ?? `VM ${row.vmid}`}`}>
       <header className="drawer-header">
         <h2>{row.name ?? `VM ${row.vmid}`}</h2>
         <button type="button" className="icon-button" aria-label="Close details" onClick={onClose}>

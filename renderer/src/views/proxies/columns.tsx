@@ -35,7 +35,7 @@ export const columns: Column[] = [
         <>
           <span className="cell-name">{r.name ?? `(VM ${r.vmid}, name not set yet)`}</span>
           {owner.label !== 'marked' && (
-            <span title={owner.title}>
+            <span title={owner.title} className="owner-badge">
               <StateBadge state={owner.label} tone={owner.tone} />
             </span>
           )}

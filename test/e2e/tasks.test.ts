@@ -1,0 +1,99 @@
+/**
+ * Tasks end to end: a create whose clone hangs is left running when the
+ * host process stops; a new host on the same data folder lists it as
+ * interrupted, and Resume finishes it. The status bar counts running tasks
+ * from any view, and a task's Proxmox log is still there after leaving the
+ * Tasks view and coming back.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { chromiumMissingReason, launchChromium } from '../support/browser';
+import { screenshotPath } from '../support/screenshots';
+import { rendererMissingReason, startTestHost, type TestHost, type TestHostOptions } from '../support/web-host';
+
+const skipReason = chromiumMissingReason() ?? rendererMissingReason();
+if (skipReason) console.log(`[e2e tasks] skipped: ${skipReason}`);
+
+const poll = { timeout: 30_000 };
+
+describe.skipIf(skipReason !== undefined)('tasks across a restart of the host process', () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'egress-desk-e2e-tasks-'));
+  const options: TestHostOptions = { dataDir, demoTimeScale: 0.02, monitoring: { inventory: { visibleIntervalMs: 300 } } };
+  let t: TestHost | undefined;
+  let browser: Browser;
+  let page: Page;
+  const pageErrors: string[] = [];
+
+  beforeAll(async () => {
+    t = await startTestHost(options);
+    const demo = await t.demo!;
+    // The next clone never finishes: the create stays running until the host stops.
+    demo.sim.faults.hangTask({ type: 'qmclone' }, 1);
+    browser = await launchChromium();
+    page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    page.on('pageerror', (e) => pageErrors.push(e.message));
+    await page.goto(t.host.url);
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await t?.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  const details = () => page.getByRole('article', { name: 'Task Create e2e-resume' });
+
+  it('a running create is counted in the status bar from any view', async () => {
+    await page.getByRole('button', { name: 'Proxies', exact: true }).click();
+    await page.getByRole('button', { name: 'New proxy' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Create proxy' });
+    await expect.poll(() => dialog.getByRole('option', { name: 'debian-13-template' }).count(), poll).toBeGreaterThan(0);
+    await dialog.getByLabel('Template').selectOption('debian-13-template');
+    await dialog.getByRole('textbox', { name: 'Name' }).fill('e2e-resume');
+    await dialog.getByRole('button', { name: 'Create proxy' }).click();
+    await expect.poll(() => details().getByRole('region', { name: 'Steps' }).textContent(), poll).toMatch(/running\s*Clone/i);
+    await page.getByRole('button', { name: 'Overview' }).click();
+    expect(await page.getByRole('button', { name: 'Running tasks: 1' }).textContent()).toBe('1 task running');
+  });
+
+  it('keeps the task log after leaving the Tasks view', async () => {
+    await page.getByRole('button', { name: 'Tasks', exact: true }).click();
+    const log = details().getByRole('log');
+    await expect.poll(() => log.textContent(), poll).toMatch(/\S/);
+    const before = await log.textContent();
+    await page.getByRole('button', { name: 'Cleanup' }).click();
+    await page.getByRole('button', { name: 'Tasks', exact: true }).click();
+    expect(await details().getByRole('log').textContent()).toBe(before);
+  });
+
+  it('after the host restarts on the same data folder, the task is interrupted; Resume finishes it', async () => {
+    await t!.close();
+    t = undefined;
+    await expect.poll(() => page.getByRole('status', { name: 'Connection' }).textContent(), poll).toContain('Disconnected');
+    t = await startTestHost(options);
+    await t.demo;
+    await page.goto(t.host.url);
+    await page.getByRole('button', { name: 'Tasks', exact: true }).click();
+    await expect.poll(() => details().textContent(), poll).toContain('interrupted');
+    expect(await details().getByRole('button', { name: 'Clean up' }).count()).toBe(1);
+    await details().getByRole('button', { name: 'Resume' }).click();
+    await expect.poll(() => details().getByText('succeeded', { exact: true }).first().isVisible(), poll).toBe(true);
+    await expect.poll(() => details().getByRole('log').textContent(), poll).toContain('TASK OK');
+    for (const theme of ['light', 'dark'] as const) {
+      await page.evaluate((th) => (document.documentElement.dataset.theme = th), theme);
+      await page.screenshot({ path: screenshotPath(`tasks-${theme}.png`) });
+    }
+    await page.getByRole('button', { name: 'Proxies', exact: true }).click();
+    await page.getByRole('searchbox', { name: 'Search proxies' }).fill('e2e-resume');
+    await expect
+      .poll(() => page.getByRole('row').filter({ hasText: 'e2e-resume' }).textContent(), poll)
+      .toMatch(/running\d+\.\d+\.\d+\.\d+/);
+  });
+
+  it('ran without page errors', () => {
+    expect(pageErrors).toEqual([]);
+  });
+});
