@@ -119,10 +119,13 @@ describe.skipIf(skipReason !== undefined)('Settings: connect a cluster through t
     await expect.poll(() => dialog().count(), { timeout: 15_000 }).toBe(0);
     expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Connect a cluster');
     await expect.poll(() => page.getByRole('list', { name: 'Connected clusters' }).textContent()).toContain('lab-two');
+    await page.evaluate(() => document.querySelector('.content')?.scrollTo(0, 0));
     await page.getByRole('radiogroup', { name: 'Theme' }).getByRole('radio', { name: 'Light' }).check();
+    await page.evaluate(() => document.querySelector('.content')?.scrollTo(0, 0));
     expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe('light');
     await page.screenshot({ path: screenshotPath('settings-light.png'), fullPage: true });
     await page.getByRole('radiogroup', { name: 'Theme' }).getByRole('radio', { name: 'Dark' }).check();
+    await page.evaluate(() => document.querySelector('.content')?.scrollTo(0, 0));
     expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe('dark');
     // The choice is kept by main, so the status bar's picker agrees.
     await expect.poll(() => page.getByRole('combobox', { name: 'Theme' }).inputValue()).toBe('dark');

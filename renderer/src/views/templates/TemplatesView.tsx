@@ -45,7 +45,10 @@ export function TemplatesView() {
     const answer = await saveChange(profile, (f) => ({ ...f, templates: apply(f.templates) }));
     setSaveError(answer.ok ? undefined : answer.error);
   };
-  const add = (v: TemplateVerdict) => void change((t) => ({ ...t, [v.name.slice(0, 64)]: { vmid: v.vmid } }));
+  // Two templates may share a name (one per node); the VMID keeps the catalogue keys apart.
+  const keyFor = (v: TemplateVerdict, t: Record<string, unknown>) =>
+    v.name in t ? `${v.name.slice(0, 56)}-${v.vmid}` : v.name.slice(0, 64);
+  const add = (v: TemplateVerdict) => void change((t) => ({ ...t, [keyFor(v, t)]: { vmid: v.vmid } }));
   const remove = (name: string) => void change(({ [name]: _gone, ...rest }) => rest);
 
   return (

@@ -1,0 +1,67 @@
+/** The Nodes view in Chromium against the demo cluster: the table, a node drilled into for its proxies and storages, screenshots. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { chromiumMissingReason, launchChromium } from '../support/browser';
+import { screenshotPath } from '../support/screenshots';
+import { rendererMissingReason, startTestHost, type TestHost } from '../support/web-host';
+
+const skipReason = chromiumMissingReason() ?? rendererMissingReason();
+if (skipReason) console.log(`[e2e nodes] skipped: ${skipReason}`);
+
+describe.skipIf(skipReason !== undefined)('Nodes: table and drill-down on the demo cluster', () => {
+  let t: TestHost;
+  let browser: Browser;
+  let page: Page;
+  const problems: string[] = [];
+
+  beforeAll(async () => {
+    t = await startTestHost({ demoTimeScale: 0.02, monitoring: { health: { intervalMs: 500 }, inventory: { visibleIntervalMs: 500 } } });
+    browser = await launchChromium();
+    page = await browser.newPage({ viewport: { width: 1024, height: 640 } });
+    page.on('pageerror', (e) => problems.push(e.message));
+    page.on('console', (m) => {
+      if (/Content Security Policy/i.test(m.text())) problems.push(m.text());
+    });
+    await page.goto(t.host.url);
+    await page.getByRole('button', { name: 'Nodes' }).click();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await t?.close();
+  });
+
+  it('lists every node with its status, load, memory and storages; the down node stands out', async () => {
+    const table = page.getByRole('table', { name: 'Nodes' });
+    await expect.poll(() => table.getByRole('row').count(), { timeout: 15_000 }).toBe(4);
+    const down = table.getByRole('row', { name: /pv1-3/ });
+    await expect.poll(() => down.textContent(), { timeout: 15_000 }).toContain('offline');
+    await expect.poll(() => down.getAttribute('class'), { timeout: 15_000 }).toContain('row-bad');
+    const up = table.getByRole('row', { name: /pv1-1/ });
+    expect(await up.textContent()).toContain('online');
+    expect(await up.textContent()).toContain('proxy-seeds');
+    expect(await page.getByRole('meter', { name: 'Memory of pv1-1' }).getAttribute('aria-valuenow')).not.toBeNull();
+    await page.getByLabel('Theme').selectOption('light');
+    await page.screenshot({ path: screenshotPath('nodes-light.png') });
+    await page.getByLabel('Theme').selectOption('dark');
+    await page.screenshot({ path: screenshotPath('nodes-dark.png') });
+  });
+
+  it('drills into a node for its proxies and its storages, and back', async () => {
+    await page.getByRole('button', { name: 'pv1-1', exact: true }).click();
+    expect(await page.getByRole('heading', { level: 2 }).first().textContent()).toContain('pv1-1');
+    const proxies = page.getByRole('table', { name: 'Proxies on pv1-1' });
+    await expect.poll(() => proxies.getByRole('row').count()).toBeGreaterThan(1);
+    expect(await proxies.textContent()).toMatch(/running/);
+    const storages = page.getByRole('table', { name: 'Storages of pv1-1' });
+    expect(await storages.getByRole('rowheader', { name: 'proxy-seeds' }).count()).toBe(1);
+    expect(await page.getByRole('meter', { name: 'Space used on proxy-seeds' }).getAttribute('aria-valuenow')).not.toBeNull();
+    await page.screenshot({ path: screenshotPath('nodes-detail-dark.png') });
+    await page.getByRole('button', { name: '← All nodes' }).click();
+    expect(await page.getByRole('table', { name: 'Nodes' }).isVisible()).toBe(true);
+  });
+
+  it('ran without page errors or CSP violations', () => {
+    expect(problems).toEqual([]);
+  });
+});
