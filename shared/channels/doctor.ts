@@ -6,20 +6,13 @@
  */
 import { z } from 'zod';
 import { boundedText, defineChannels, defineEvents } from '../define';
+import { TlsSetting } from '../domain/profile';
 
 const tokenIdPattern = /^[^\s@!=]+@[^\s@!=]+![^\s@!=]+$/;
 
-export const DoctorTlsInput = z
-  .object({
-    /** system roots, a CA bundle, a pinned SHA-256 fingerprint, or no verification. */
-    mode: z.enum(['system', 'ca', 'pin', 'insecure']),
-    fingerprint: boundedText(200).optional(),
-    caPem: boundedText(64 * 1024).optional(),
-    /** Check the certificate against this name instead of the URL's host. */
-    serverName: boundedText(253).optional(),
-  })
-  .strict();
-export type DoctorTlsInput = z.infer<typeof DoctorTlsInput>;
+/** The TLS choice to try: the same shape a saved profile holds. */
+export const DoctorTlsInput = TlsSetting;
+export type DoctorTlsInput = TlsSetting;
 
 export const DoctorRunInput = z
   .object({
@@ -60,15 +53,9 @@ export const CertificateInfo = z
   .strict();
 export type CertificateInfo = z.infer<typeof CertificateInfo>;
 
-export const TlsChoiceValue = z
-  .object({
-    mode: z.enum(['system', 'ca', 'pin', 'insecure']),
-    fingerprint: z.string().optional(),
-    caPem: z.string().optional(),
-    serverName: z.string().optional(),
-  })
-  .strict();
-export type TlsChoiceValue = z.infer<typeof TlsChoiceValue>;
+/** A TLS choice that verified: exactly what a saved profile's `tls` holds. */
+export const TlsChoiceValue = TlsSetting;
+export type TlsChoiceValue = TlsSetting;
 
 export const TlsOffer = z.enum(['pin', 'ca', 'server-name', 'insecure']);
 export type TlsOffer = z.infer<typeof TlsOffer>;

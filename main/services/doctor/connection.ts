@@ -8,7 +8,7 @@ import type { TlsChoice } from '../../core/pve/tls-choice';
 import type { TokenSource } from '../../core/pve/token';
 import { AppError } from '../../ipc/app-error';
 import { registerSecret } from '../../log/secrets';
-import type { DoctorRunInput, DoctorTlsInput } from '../../../shared/channels/doctor';
+import type { DoctorRunInput } from '../../../shared/channels/doctor';
 import type { DoctorConnection, ResolveProfileConnection } from './ports';
 
 export interface ResolvedConnection extends Omit<DoctorConnection, 'tls'> {
@@ -16,32 +16,6 @@ export interface ResolvedConnection extends Omit<DoctorConnection, 'tls'> {
   tls?: TlsChoice;
   /** True when the profile's own client may be used: the run overrides nothing it was built with. */
   reuseApi: boolean;
-}
-
-function tlsChoiceOf(tls: DoctorTlsInput): TlsChoice {
-  const serverName = tls.serverName ? { serverName: tls.serverName } : {};
-  switch (tls.mode) {
-    case 'ca':
-      if (!tls.caPem)
-        throw new AppError(
-          'invalid-input',
-          'Trusting a CA needs its certificate.',
-          'Paste the content of /etc/pve/pve-root-ca.pem.',
-          'tls.caPem',
-        );
-      return { mode: 'ca', caPem: tls.caPem, ...serverName };
-    case 'pin':
-      if (!tls.fingerprint)
-        throw new AppError(
-          'invalid-input',
-          'Pinning needs a fingerprint.',
-          'Use the SHA-256 fingerprint the report shows.',
-          'tls.fingerprint',
-        );
-      return { mode: 'pin', fingerprint: tls.fingerprint, ...serverName };
-    default:
-      return { mode: tls.mode, ...serverName };
-  }
 }
 
 function checkedUrl(url: string): string {
@@ -76,7 +50,7 @@ export async function resolveConnection(input: DoctorRunInput, resolve?: Resolve
   const overrides = input.url !== undefined || input.tls !== undefined || input.secret !== undefined || input.tokenId !== undefined;
   const { api, token: _t, tokenId: _id, url: _u, tls: _tls, ...choices } = profile ?? {};
   const resolved: ResolvedConnection = { ...choices, url, reuseApi: false };
-  const tls = input.tls ? tlsChoiceOf(input.tls) : profile?.tls;
+  const tls: TlsChoice | undefined = input.tls ?? profile?.tls;
   if (tls) resolved.tls = tls;
   if (token) resolved.token = token;
   if (tokenId) resolved.tokenId = tokenId;

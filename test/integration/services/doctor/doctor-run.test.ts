@@ -107,6 +107,8 @@ describe('connect doctor: a run', () => {
     expect(DoctorRunInput.safeParse({ url: sim.url, tokenId: 'root' }).success).toBe(false);
     expect(DoctorRunInput.safeParse({ url: sim.url, secret: 'x'.repeat(513) }).success).toBe(false);
     expect(DoctorRunInput.safeParse({}).success).toBe(false);
+    expect(DoctorRunInput.safeParse({ url: sim.url, tls: { mode: 'ca' } }).success).toBe(false);
+    expect(DoctorRunInput.safeParse({ url: sim.url, tls: { mode: 'system', fingerprint: 'AA' } }).success).toBe(false);
   });
 
   it('a URL that is not https://host:port is an invalid-input error on the url field', async () => {
