@@ -68,6 +68,7 @@ export function GeneralSection() {
   return (
     <form
       aria-labelledby="settings-general"
+      noValidate
       onSubmit={(e) => {
         e.preventDefault();
         void save();

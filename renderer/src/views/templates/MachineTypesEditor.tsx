@@ -65,6 +65,8 @@ export function MachineTypesEditor({ profile, editable }: { profile: ProfileSumm
   return (
     <form
       aria-label={`Machine types of ${profile.name}`}
+      // The shared schema is the one judge of the values, not the browser's own checks.
+      noValidate
       onSubmit={(e) => {
         e.preventDefault();
         void save();
