@@ -9,6 +9,9 @@
 import Conf from 'conf';
 import type { Migration, RawDocument } from './migrations';
 
+/** The file is `<dataDir>/profiles.json`. */
+export const PROFILE_FILE_NAME = 'profiles';
+
 export interface DocumentStore {
   /** The file, or undefined for a store that lives in memory. */
   readonly path: string | undefined;

@@ -9,8 +9,7 @@ import { ProfileSchema } from '../../core';
 import { SealedSecret } from '../secrets/secret-keeper';
 import { toCoreProfile } from './core-profile';
 
-/** Bumped with a migration in migrations.ts whenever the document's shape changes. */
-export const DOCUMENT_VERSION = '2.0.0';
+export { DOCUMENT_VERSION } from './migrations';
 
 export const StoredProfile = ProfileFields.extend({
   id: z.string().min(1),

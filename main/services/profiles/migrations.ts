@@ -10,6 +10,9 @@
  */
 import { defaultSettings } from '../../../shared/domain/profile';
 
+/** Bumped with a migration below whenever the document's shape changes. */
+export const DOCUMENT_VERSION = '2.0.0';
+
 export type RawDocument = Record<string, unknown>;
 export type Migration = (doc: RawDocument) => RawDocument;
 

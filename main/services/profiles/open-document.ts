@@ -9,11 +9,13 @@ import { existsSync, renameSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { StoreProblem } from '../../../shared/domain/profile';
 import type { Logger } from '../../log/logger';
-import { describeIssues, DOCUMENT_VERSION, emptyDocument, ProfilesDocument } from './document';
+import { describeIssues, emptyDocument, ProfilesDocument } from './document';
 import { memoryDocumentStore, type DocumentStore, type DocumentStoreOpener } from './document-store';
-import { migrations } from './migrations';
+import { DOCUMENT_VERSION, migrations } from './migrations';
 
-export const PROFILE_FILE_NAME = 'profiles';
+import { PROFILE_FILE_NAME } from './document-store';
+
+export { PROFILE_FILE_NAME };
 
 export interface OpenedDocument {
   store: DocumentStore;

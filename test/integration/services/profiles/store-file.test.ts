@@ -9,6 +9,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { composeApp } from '../../../../main/app/compose';
 import { nodeRuntime } from '../../../../main/app/runtime-info';
 import { createMemoryLogger } from '../../../../main/log/logger';
+import { emptyDocument } from '../../../../main/services/profiles/document';
+import { ProfileService } from '../../../../main/services/profiles/profile-service';
 import { createMemoryVault } from '../../../../main/services/secrets/aes-vault';
 import { startSimulator } from '../../../../main/simulator';
 import type { ProfilesList } from '../../../../shared/channels/profiles';
@@ -176,5 +178,31 @@ describe('what survives a restart', () => {
       .catch((e: unknown) => e);
     expect(failure).toMatchObject({ failureClass: 'permanent' });
     expect(String((failure as Error).message)).toMatch(/not available.*Enter it again/);
+  });
+});
+
+describe('a write that fails', () => {
+  it('is reported as transient, and neither the file nor the profiles in memory change', async () => {
+    const failing = Object.assign(new Error('disk full'), { code: 'ENOSPC' });
+    const service = new ProfileService({
+      opened: {
+        store: {
+          path: '/data/profiles.json',
+          read: () => ({}),
+          write: () => {
+            throw failing;
+          },
+        },
+        doc: emptyDocument(),
+      },
+      vault: createMemoryVault(),
+      logger: createMemoryLogger(),
+    });
+    cleanups.push(() => service.close());
+    const failure = await service.save({ profile: plainProfile(), secret: SENTINEL }).catch((e: unknown) => e);
+    expect(failure).toMatchObject({ kind: 'transient' });
+    expect((failure as Error).message).toMatch(/ENOSPC.*nothing was changed/);
+    expect((await service.list()).profiles).toEqual([]);
+    expect(service.directory.list()).toEqual([]);
   });
 });
