@@ -19,7 +19,10 @@ export interface CleanupState {
   /** The task of the last delete or dry run, and whether it was a dry run. */
   lastRun: { taskId: string; dryRun: boolean; count: number } | undefined;
   submitting: boolean;
+  /** Minutes under which seeds are kept; undefined uses the app's setting. */
+  graceMinutes: number | undefined;
   api: DesktopApi | undefined;
+  setGrace(minutes: number | undefined): void;
   attach(api: DesktopApi): () => void;
   setCluster(clusterId: string): void;
   scan(): Promise<void>;
@@ -42,7 +45,10 @@ export const useCleanup = create<CleanupState>((set, get) => ({
   selected: new Set(),
   lastRun: undefined,
   submitting: false,
+  graceMinutes: undefined,
   api: undefined,
+
+  setGrace: (graceMinutes) => set({ graceMinutes }),
 
   attach(api) {
     set({ api });
@@ -55,13 +61,13 @@ export const useCleanup = create<CleanupState>((set, get) => ({
   },
 
   async scan() {
-    const { api, clusterId } = get();
+    const { api, clusterId, graceMinutes } = get();
     if (!api || !clusterId) {
       set({ error: notAttached });
       return;
     }
     set({ scanning: true, error: undefined });
-    const answer = await api.request['cleanup.scan']({ clusterId });
+    const answer = await api.request['cleanup.scan'](graceMinutes === undefined ? { clusterId } : { clusterId, graceMinutes });
     if (get().clusterId !== clusterId) return;
     if (!answer.ok) {
       set({ scanning: false, error: answer.error });
@@ -87,7 +93,7 @@ export const useCleanup = create<CleanupState>((set, get) => ({
   },
 
   async deleteSelected(dryRun) {
-    const { api, clusterId, report, selected } = get();
+    const { api, clusterId, report, selected, graceMinutes } = get();
     if (!api || !clusterId) {
       set({ error: notAttached });
       return;
@@ -95,7 +101,9 @@ export const useCleanup = create<CleanupState>((set, get) => ({
     const seeds = (report?.orphans ?? []).filter((s) => selected.has(seedKey(s))).map(({ node, volid }) => ({ node, volid }));
     if (seeds.length === 0) return;
     set({ submitting: true, error: undefined });
-    const answer = await api.request['cleanup.deleteSeeds']({ clusterId, seeds, dryRun });
+    const answer = await api.request['cleanup.deleteSeeds'](
+      graceMinutes === undefined ? { clusterId, seeds, dryRun } : { clusterId, seeds, dryRun, graceMinutes },
+    );
     if (!answer.ok) {
       set({ submitting: false, error: answer.error });
       return;

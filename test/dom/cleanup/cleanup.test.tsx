@@ -95,19 +95,17 @@ describe('Cleanup view', () => {
       dryRun: true,
     });
     act(() =>
-      useTasks
-        .getState()
-        .upsert(
-          task('dry', {
-            kind: 'clean-seeds',
-            state: 'succeeded',
-            progress: 1,
-            steps: [],
-            upids: [],
-            actions: [],
-            seeds: { deleted: [{ node: 'pve1', volid: 'local:iso/proxy-gone-seed.iso', reason: 'still an orphan' }], skipped: [] },
-          }),
-        ),
+      useTasks.getState().upsert(
+        task('dry', {
+          kind: 'clean-seeds',
+          state: 'succeeded',
+          progress: 1,
+          steps: [],
+          upids: [],
+          actions: [],
+          seeds: { deleted: [{ node: 'pve1', volid: 'local:iso/proxy-gone-seed.iso', reason: 'still an orphan' }], skipped: [] },
+        }),
+      ),
     );
     const summary = screen.getByRole('region', { name: 'Result summary' });
     expect(summary.textContent).toContain('Dry run of 1 seed');
@@ -147,6 +145,22 @@ describe('Cleanup view', () => {
     const summary = screen.getByRole('region', { name: 'Result summary' });
     expect(summary.textContent).toContain('Deleted local:iso/proxy-gone-seed.iso');
     expect(summary.textContent).toContain('Kept local:iso/proxy-old-seed.iso on pve2: a VM named proxy-old appeared');
+  });
+
+  it('a chosen grace period goes with the scan and the delete; blank leaves it to the app setting', async () => {
+    stub.answer('cleanup.deleteSeeds', () => ({ ok: true, value: { taskId: 'dry' } }));
+    render(<CleanupView />);
+    fireEvent.change(screen.getByRole('spinbutton', { name: /Keep younger than/ }), { target: { value: '0' } });
+    await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Scan' })));
+    expect(stub.calls.find(([c]) => c === 'cleanup.scan')?.[1]).toEqual({ clusterId: 'demo', graceMinutes: 0 });
+    fireEvent.click(screen.getByRole('checkbox', { name: 'Select local:iso/proxy-old-seed.iso on pve2' }));
+    await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Dry run' })));
+    expect(stub.calls.find(([c]) => c === 'cleanup.deleteSeeds')?.[1]).toMatchObject({ graceMinutes: 0 });
+    fireEvent.change(screen.getByRole('spinbutton', { name: /Keep younger than/ }), { target: { value: '99999' } });
+    expect(screen.getByText(/0 to 10080 minutes/)).toBeTruthy();
+    fireEvent.change(screen.getByRole('spinbutton', { name: /Keep younger than/ }), { target: { value: '' } });
+    await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Scan again' })));
+    expect(stub.calls.filter(([c]) => c === 'cleanup.scan').at(-1)?.[1]).toEqual({ clusterId: 'demo' });
   });
 
   it('a failed scan shows its class, message and hint', async () => {

@@ -15,6 +15,7 @@ import { useInventory } from '../../stores/inventory';
 import { ViewFrame } from '../Placeholder';
 import { RunSummary } from './RunSummary';
 import { SeedTable } from './SeedTable';
+import { GraceInput } from './GraceInput';
 import { VmList } from './VmList';
 import './cleanup.css';
 
@@ -44,6 +45,7 @@ export function CleanupView() {
             ))}
           </select>
         </label>
+        <GraceInput />
         <button type="button" className="primary" disabled={!s.clusterId || s.scanning} onClick={() => void s.scan()}>
           {s.scanning ? 'Scanning…' : report ? 'Scan again' : 'Scan'}
         </button>

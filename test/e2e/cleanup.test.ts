@@ -1,0 +1,94 @@
+/**
+ * Cleanup end to end against the simulated demo cluster: the scan finds the
+ * demo's orphan seed and explains the seeds it keeps; a dry run deletes
+ * nothing; the delete, after a confirmation naming the seed, removes the
+ * orphan from Proxmox and leaves the seed a VM still uses.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { SEED_STORAGE } from '../../main/simulator';
+import type { DemoCluster } from '../../main/services/demo/demo-cluster';
+import { chromiumMissingReason, launchChromium } from '../support/browser';
+import { screenshotPath } from '../support/screenshots';
+import { rendererMissingReason, startTestHost, type TestHost } from '../support/web-host';
+
+const skipReason = chromiumMissingReason() ?? rendererMissingReason();
+if (skipReason) console.log(`[e2e cleanup] skipped: ${skipReason}`);
+
+const poll = { timeout: 30_000 };
+const orphan = 'proxy-orphan0000000000000-seed.iso';
+const referenced = 'proxy-a7k2m9x4q1w8e5r3t6-seed.iso';
+
+describe.skipIf(skipReason !== undefined)('cleanup of orphan seeds in the browser against the simulator', () => {
+  let t: TestHost;
+  let demo: DemoCluster;
+  let browser: Browser;
+  let page: Page;
+  const pageErrors: string[] = [];
+
+  beforeAll(async () => {
+    t = await startTestHost({ demoTimeScale: 0.02, monitoring: { inventory: { visibleIntervalMs: 300 } } });
+    demo = await t.demo!;
+    browser = await launchChromium();
+    page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    page.on('pageerror', (e) => pageErrors.push(e.message));
+    await page.goto(t.host.url);
+    await page.getByRole('button', { name: 'Cleanup' }).click();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await t?.close();
+  });
+
+  const onStorage = (file: string) => demo.sim.state.iso('pv1-1', SEED_STORAGE, file) !== undefined;
+  const orphanRow = () => page.getByRole('table', { name: 'Orphan seeds' }).getByRole('row').filter({ hasText: orphan });
+
+  it('finds the orphan seed with its reason, and keeps the seed a VM uses with its reason', async () => {
+    expect(onStorage(orphan) && onStorage(referenced)).toBe(true);
+    await expect.poll(() => page.getByRole('combobox', { name: 'Cluster' }).inputValue(), poll).not.toBe('');
+    // The demo's seeds were all written seconds ago: first the default grace keeps the orphan, then a grace of 0 offers it.
+    await page.getByRole('button', { name: 'Scan', exact: true }).click();
+    const keptOrphan = page.getByRole('table', { name: 'Seeds kept' }).getByRole('row').filter({ hasText: orphan });
+    await expect.poll(() => keptOrphan.textContent(), poll).toMatch(/younger than/);
+    await page.getByRole('spinbutton', { name: /Keep younger than/ }).fill('0');
+    await page.getByRole('button', { name: 'Scan again' }).click();
+    await expect.poll(() => orphanRow().count(), poll).toBe(1);
+    expect(await orphanRow().getByRole('cell').last().textContent()).toMatch(/\w+/);
+    const kept = page.getByRole('table', { name: 'Seeds kept' }).getByRole('row').filter({ hasText: referenced });
+    expect(await kept.count()).toBe(1);
+    expect(await page.getByRole('table', { name: 'Orphan seeds' }).getByText(referenced).count()).toBe(0);
+    for (const theme of ['light', 'dark'] as const) {
+      await page.evaluate((th) => (document.documentElement.dataset.theme = th), theme);
+      await page.screenshot({ path: screenshotPath(`cleanup-${theme}.png`), fullPage: true });
+    }
+    await page.evaluate(() => (document.documentElement.dataset.theme = 'light'));
+  });
+
+  it('a dry run says what would go and deletes nothing', async () => {
+    await orphanRow().getByRole('checkbox').check();
+    await page.getByRole('button', { name: 'Dry run' }).click();
+    const summary = page.getByRole('region', { name: 'Result summary' });
+    await expect.poll(() => summary.textContent(), poll).toContain(`Would delete`);
+    expect(await summary.textContent()).toContain(orphan);
+    expect(onStorage(orphan)).toBe(true);
+  });
+
+  it('deletes the orphan after a confirmation naming it, and leaves the referenced seed', async () => {
+    await page.getByRole('button', { name: 'Delete selected (1)' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Delete 1 seed?' });
+    expect(await dialog.textContent()).toContain(orphan);
+    await dialog.getByRole('button', { name: 'Delete 1 seed' }).click();
+    const summary = page.getByRole('region', { name: 'Result summary' });
+    await expect.poll(() => summary.textContent(), poll).toMatch(new RegExp(`Deleted .*${orphan}`));
+    expect(onStorage(orphan)).toBe(false);
+    expect(onStorage(referenced)).toBe(true);
+    await page.getByRole('button', { name: 'Scan again' }).click();
+    await expect.poll(() => orphanRow().count(), poll).toBe(0);
+    expect(await page.getByRole('table', { name: 'Seeds kept' }).getByText(referenced).count()).toBe(1);
+  });
+
+  it('ran without page errors', () => {
+    expect(pageErrors).toEqual([]);
+  });
+});
