@@ -1,0 +1,70 @@
+import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { defaultSettings } from '../../../shared/domain/profile';
+import { useProfiles } from '../../../renderer/src/stores/profiles';
+import { useSettings } from '../../../renderer/src/stores/settings';
+import { useDoctor } from '../../../renderer/src/stores/doctor';
+import { SettingsView } from '../../../renderer/src/views/settings/SettingsView';
+import { createStubApi, type StubApi } from '../../support/stub-api';
+import { profile, profilesList } from './reports';
+
+let stub: StubApi;
+const settle = () => act(async () => undefined);
+
+beforeEach(() => {
+  stub = createStubApi();
+  stub.answer('settings.set', (input) => ({ ok: true, value: { ...defaultSettings, ...(input as { settings: object }).settings } }));
+  stub.answer('profiles.delete', () => ({ ok: true, value: { deleted: true } }));
+  useProfiles.setState({ api: stub.api, list: profilesList([profile(), profile({ id: 'demo', name: 'Demo', demo: true })]) });
+  useSettings.setState({ api: stub.api, settings: defaultSettings, error: undefined, connectWizardRequested: false });
+  useDoctor.setState({ api: stub.api, runs: {} });
+});
+afterEach(cleanup);
+
+describe('Settings view', () => {
+  it('removes a cluster only after a confirmation that names it; the demo cannot be removed', async () => {
+    render(<SettingsView />);
+    expect(screen.getByRole('button', { name: 'Remove Demo' }).hasAttribute('disabled')).toBe(true);
+    fireEvent.click(screen.getByRole('button', { name: 'Remove homelab' }));
+    const confirm = screen.getByRole('dialog', { name: 'Remove cluster' });
+    expect(confirm.textContent).toContain('https://pve.home.lab:8006');
+    expect(stub.calls.some(([c]) => c === 'profiles.delete')).toBe(false);
+    await act(async () => fireEvent.click(within(confirm).getByRole('button', { name: 'Remove homelab' })));
+    expect(stub.calls.find(([c]) => c === 'profiles.delete')?.[1]).toEqual({ id: 'home' });
+  });
+
+  it('checks poll intervals with the shared schema and saves good ones', async () => {
+    render(<SettingsView />);
+    fireEvent.change(screen.getByLabelText('Health check every (seconds)'), { target: { value: '0' } });
+    await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Save settings' })));
+    expect(stub.calls.some(([c]) => c === 'settings.set')).toBe(false);
+    expect(screen.getByLabelText('Health check every (seconds)').getAttribute('aria-invalid')).toBe('true');
+    fireEvent.change(screen.getByLabelText('Health check every (seconds)'), { target: { value: '10' } });
+    await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Save settings' })));
+    expect(stub.calls.find(([c]) => c === 'settings.set')?.[1]).toMatchObject({
+      settings: { pollIntervals: { healthSeconds: 10, inventorySeconds: 5 } },
+    });
+  });
+
+  it('reports an import main refused, with its class', async () => {
+    stub.answer('profiles.import', () => ({
+      ok: false,
+      error: { kind: 'invalid-input', message: 'profile 1: url must be https', hint: 'Fix the file.' },
+    }));
+    render(<SettingsView />);
+    const file = new File(['{"profiles":[]}'], 'clusters.json', { type: 'application/json' });
+    await act(async () => fireEvent.change(screen.getByLabelText('Cluster file to import'), { target: { files: [file] } }));
+    await settle();
+    expect(stub.calls.find(([c]) => c === 'profiles.import')?.[1]).toEqual({ json: '{"profiles":[]}' });
+    expect(screen.getByRole('alert').textContent).toContain('Invalid input');
+    expect(screen.getByRole('alert').textContent).toContain('url must be https');
+  });
+
+  it('opens the wizard when asked from another view', async () => {
+    render(<SettingsView />);
+    act(() => useSettings.getState().openConnectWizard());
+    await settle();
+    expect(screen.getByRole('dialog', { name: 'Connect a cluster' })).toBeTruthy();
+    expect(useSettings.getState().connectWizardRequested).toBe(false);
+  });
+});

@@ -1,0 +1,127 @@
+import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { DoctorReport, DoctorRunInput } from '../../../shared/channels/doctor';
+import type { SaveProfileInput } from '../../../shared/channels/profiles';
+import { useDoctor } from '../../../renderer/src/stores/doctor';
+import { useProfiles } from '../../../renderer/src/stores/profiles';
+import { ConnectWizard } from '../../../renderer/src/views/settings/wizard/ConnectWizard';
+import { createStubApi, type StubApi } from '../../support/stub-api';
+import { FINGERPRINT, profile, profilesList, report } from './reports';
+
+let stub: StubApi;
+let answers: DoctorReport[];
+let closed: number;
+const runs = () => stub.calls.filter(([c]) => c === 'doctor.run').map(([, i]) => i as DoctorRunInput);
+const settle = () => act(async () => undefined);
+const dialog = () => screen.getByRole('dialog', { name: 'Connect a cluster' });
+const click = (name: string | RegExp) => act(async () => fireEvent.click(within(dialog()).getByRole('button', { name })));
+const type = (label: string, value: string) => fireEvent.change(within(dialog()).getByLabelText(label), { target: { value } });
+
+beforeEach(() => {
+  stub = createStubApi();
+  answers = [];
+  closed = 0;
+  stub.answer('doctor.run', () => ({ ok: true, value: answers.shift() ?? report() }));
+  stub.answer('profiles.save', (input) => ({ ok: true, value: profile({ ...(input as SaveProfileInput).profile }) }));
+  useDoctor.setState({ api: stub.api, runs: {} });
+  useProfiles.setState({ api: stub.api, list: profilesList([]) });
+  render(<ConnectWizard onClose={() => closed++} />);
+});
+afterEach(cleanup);
+
+async function fillAndCheck(tokenId = 'proxy@pve!ops', secret = 's3cret-token') {
+  type('Cluster URL', 'https://127.0.0.1:8006');
+  type('Token ID', tokenId);
+  type('Token secret', secret);
+  await click('Check connection');
+}
+
+describe('connect wizard', () => {
+  it('checks the token id with the shared schema before asking main', async () => {
+    type('Cluster URL', 'https://127.0.0.1:8006');
+    type('Token ID', 'not a token id');
+    await click('Check connection');
+    expect(runs()).toHaveLength(0);
+    expect(within(dialog()).getByLabelText('Token ID').getAttribute('aria-invalid')).toBe('true');
+    expect(dialog().textContent).toContain('must be user@realm!tokenid');
+  });
+
+  it('walks trust, a failed privilege check, another token, and saves a pinned profile with the secret', async () => {
+    answers = [report({ tls: 'untrusted' }), report({ privileges: 'missing' }), report({ privileges: 'missing' }), report()];
+    await fillAndCheck();
+    expect(runs()[0]).toMatchObject({ url: 'https://127.0.0.1:8006', tokenId: 'proxy@pve!ops', secret: 's3cret-token' });
+
+    expect(within(dialog()).getByRole('heading', { name: '2. Trust the certificate' })).toBeTruthy();
+    expect(within(dialog()).getByLabelText('Fingerprint').textContent).toBe(FINGERPRINT);
+    expect(within(dialog()).getByRole('alert').textContent).toContain('not signed by a CA this computer trusts');
+    await click('Trust this certificate and continue');
+    expect(runs()[1]?.tls).toEqual({ mode: 'pin', fingerprint: FINGERPRINT });
+
+    expect(within(dialog()).getByRole('heading', { name: '3. Privileges' })).toBeTruthy();
+    expect(within(dialog()).getByRole('table', { name: 'Privilege checks' }).textContent).toContain('Datastore.Allocate');
+    expect(within(dialog()).getByLabelText('Commands to grant the privileges').textContent).toContain(
+      'pveum acl modify /storage/proxy-seeds',
+    );
+    await click('Check again');
+    expect(within(dialog()).getByRole('heading', { name: '3. Privileges' })).toBeTruthy();
+
+    await click('Use another token');
+    type('Token ID', 'proxy@pve!admin');
+    type('Token secret', 'other-secret');
+    await click('Check connection');
+    expect(runs()[3]).toMatchObject({ tokenId: 'proxy@pve!admin', tls: { mode: 'pin', fingerprint: FINGERPRINT } });
+    expect(within(dialog()).getByRole('heading', { name: '4. Choose what to use' })).toBeTruthy();
+    expect(
+      within(dialog())
+        .getByRole('checkbox', { name: /debian-12-ci/ })
+        .hasAttribute('disabled'),
+    ).toBe(true);
+
+    type('Cluster name', 'lab');
+    await click('Test connection');
+    expect(within(dialog()).getByText('Connection test passed: the cluster is ready.')).toBeTruthy();
+    await click('Save cluster');
+    const save = stub.calls.find(([c]) => c === 'profiles.save')?.[1] as SaveProfileInput;
+    expect(save.secret).toBe('other-secret');
+    expect(save.profile).toMatchObject({
+      name: 'lab',
+      url: 'https://127.0.0.1:8006',
+      tls: { mode: 'pin', fingerprint: FINGERPRINT },
+      token: { secretStorage: 'session', tokenId: 'proxy@pve!admin' },
+      nodes: ['pv1-1', 'pv1-2'],
+      isoStorage: 'proxy-seeds',
+      templates: { 'debian-12-proxy': { vmid: 9001 } },
+      machineTypes: { small: { cores: 1, memoryMiB: 1024 } },
+    });
+    expect(closed).toBe(1);
+  });
+
+  it("keeps the dialog open with main's refusal when saving fails", async () => {
+    stub.answer('profiles.save', () => ({
+      ok: false,
+      error: { kind: 'permanent', message: 'The OS keyring is locked.', hint: 'Unlock it, or keep the secret for this session.' },
+    }));
+    await fillAndCheck();
+    await click('Save cluster');
+    expect(closed).toBe(0);
+    const alert = within(dialog()).getByRole('alert');
+    expect(alert.textContent).toContain('Permanent');
+    expect(alert.textContent).toContain('Unlock it');
+  });
+
+  it('says when the doctor itself could not run', async () => {
+    stub.answer('doctor.run', () => ({
+      ok: false,
+      error: { kind: 'transient', message: 'The connection to the cluster timed out.', hint: 'Check the URL and the network.' },
+    }));
+    await fillAndCheck();
+    expect(within(dialog()).getByRole('alert').textContent).toContain('Transient');
+    expect(within(dialog()).getByRole('heading', { name: '1. Address and token' })).toBeTruthy();
+  });
+
+  it('closes on Escape', async () => {
+    await settle();
+    fireEvent.keyDown(dialog(), { key: 'Escape' });
+    expect(closed).toBe(1);
+  });
+});
