@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { composeApp } from '../app/compose';
 import { nodeRuntime, readPackageVersion } from '../app/runtime-info';
 import { createLogger } from '../log/logger';
+import { browserModeDataDir } from '../services/profiles/data-dir';
 import { startWebHost } from './web-host';
 
 const root = join(import.meta.dirname, '..', '..');
@@ -17,7 +18,13 @@ if (!existsSync(join(staticDir, 'index.html'))) {
 }
 
 const logger = createLogger({ level: (process.env.EGRESS_DESK_LOG_LEVEL as 'debug' | 'info' | undefined) ?? 'info' });
-const app = composeApp({ mode: 'browser', version: readPackageVersion(root), runtime: nodeRuntime(), logger });
+const app = composeApp({
+  mode: 'browser',
+  version: readPackageVersion(root),
+  runtime: nodeRuntime(),
+  logger,
+  dataDir: browserModeDataDir(),
+});
 const port = process.env.EGRESS_DESK_PORT ? Number(process.env.EGRESS_DESK_PORT) : 0;
 const host = await startWebHost({ router: app.router, bus: app.bus, staticDir, logger, port });
 
