@@ -12,7 +12,6 @@ afterEach(async () => {
   env = undefined;
 });
 
-const tsx = join(process.cwd(), 'node_modules/.bin/tsx');
 const child = join(import.meta.dirname, 'crash-child.ts');
 
 /** Both creates journalled as running their start step: the moment the child is killed. */
@@ -38,7 +37,8 @@ describe('a crash mid-create', () => {
     // The start requests never answer: the child is certainly inside its start step when it dies.
     sim.faults.inject({ method: 'POST', route: '/nodes/{node}/qemu/{vmid}/status/start' }, { kind: 'hang' }, 2);
     const token = sim.tokens.admin!;
-    const proc = spawn(tsx, [child], {
+    // Node itself, with tsx as a loader: SIGKILL must hit the process that runs the tasks, not a wrapper.
+    const proc = spawn(process.execPath, ['--import', 'tsx', child], {
       env: {
         ...process.env,
         CRASH_CHILD: JSON.stringify({ profile: profileFor(sim, token.tokenId), secret: token.secret, journalDir: env.dir }),
