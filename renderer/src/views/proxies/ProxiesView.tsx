@@ -18,7 +18,7 @@ import { DeleteProxies, type DeleteOutcome } from './DeleteProxies';
 import { Filters } from './Filters';
 import { ProxyDrawer } from './ProxyDrawer';
 import { ProxyTable } from './ProxyTable';
-import { filterRows, flattenRows, noFilter, sortRows, type ProxyRow, type RowFilter, type SortColumn, type SortOrder } from './rows';
+import { filterRows, noFilter, sortedRowsOf, type ProxyRow, type RowFilter, type SortColumn, type SortOrder } from './rows';
 import './proxies.css';
 
 function isTyping(target: EventTarget | null) {
@@ -41,7 +41,7 @@ export function ProxiesView() {
   const now = Date.now();
 
   // Sorting is the costly part: it reruns only when the rows or the order change, not per keystroke.
-  const sorted = useMemo(() => sortRows(flattenRows(clusters), order), [clusters, order]);
+  const sorted = useMemo(() => sortedRowsOf(clusters, order), [clusters, order]);
   const shown = useMemo(() => filterRows(sorted, filter), [sorted, filter]);
   const byKey = useMemo(() => new Map(sorted.map((r) => [r.key, r])), [sorted]);
   const selectedRows = [...selected].map((k) => byKey.get(k)).filter((r): r is ProxyRow => r !== undefined);
