@@ -4,6 +4,7 @@ import { CreateProxiesInput, ProxyName } from '../../../shared/channels/tasks';
 import type { ProfileSummary } from '../../../shared/domain/profile';
 import { CreateProxyDialog } from '../../../renderer/src/views/create/CreateProxyDialog';
 import { useCreateDialog } from '../../../renderer/src/views/create/open-state';
+import { useProfiles } from '../../../renderer/src/stores/profiles';
 import { useTasks } from '../../../renderer/src/stores/tasks';
 import { useUi } from '../../../renderer/src/stores/ui';
 import { createStubApi, type StubApi } from '../../support/stub-api';
@@ -32,10 +33,7 @@ describe('Create proxy dialog', () => {
   let stub: StubApi;
   beforeEach(() => {
     stub = createStubApi();
-    stub.answer('profiles.list', () => ({
-      ok: true,
-      value: { profiles: [profile], vault: { kind: 'key_file', protected: false, detail: '' } },
-    }));
+    useProfiles.setState({ list: { profiles: [profile], vault: { kind: 'key_file', protected: false, detail: '' } }, error: undefined });
     useTasks.setState({ api: stub.api, selectedId: undefined });
     useCreateDialog.setState({ open: true });
     useUi.setState({ view: 'proxies' });
@@ -132,6 +130,13 @@ describe('Create proxy dialog', () => {
     expect(alert.textContent).toContain('Remove the drive from the template.');
     expect(within(dialog).getByRole('combobox', { name: 'Template' }).getAttribute('aria-invalid')).toBe('true');
     expect(useCreateDialog.getState().open).toBe(true);
+  });
+
+  it('says why the clusters are missing when the profiles could not be read', async () => {
+    useProfiles.setState({ list: undefined, error: { kind: 'transient', message: 'Main is starting.', hint: 'Wait a moment.' } });
+    render(<CreateProxyDialog />);
+    const alert = within(screen.getByRole('dialog', { name: 'Create proxy' })).getByRole('alert');
+    expect(alert.textContent).toMatch(/Transient.*Main is starting\..*Wait a moment\./);
   });
 
   it('closes on Escape', async () => {

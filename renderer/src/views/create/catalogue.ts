@@ -1,14 +1,12 @@
 /**
  * What the Create form offers: each cluster's templates and machine types
- * (from its profile) and nodes (from the inventory). Profiles are read once
- * when the form opens; the profiles store of the Settings view is the
- * long-lived owner of that data.
+ * (from its profile, in the profiles store) and nodes (the profile's list,
+ * else what the inventory sees).
  */
-import { useEffect, useState } from 'react';
 import type { AppErrorValue } from '../../../../shared/errors';
 import type { ProfileSummary } from '../../../../shared/domain/profile';
 import { useInventory } from '../../stores/inventory';
-import { useTasks } from '../../stores/tasks';
+import { useProfiles } from '../../stores/profiles';
 
 export interface ClusterChoice {
   id: string;
@@ -32,22 +30,9 @@ export function toChoices(profiles: readonly ProfileSummary[], inventoryNodes: (
 }
 
 export function useClusterCatalogue(): { choices: ClusterChoice[] | undefined; error: AppErrorValue | undefined } {
-  const api = useTasks((s) => s.api);
+  const list = useProfiles((s) => s.list);
+  const error = useProfiles((s) => s.error);
   const clusters = useInventory((s) => s.clusters);
-  const [profiles, setProfiles] = useState<ProfileSummary[]>();
-  const [error, setError] = useState<AppErrorValue>();
-  useEffect(() => {
-    if (!api) return;
-    let live = true;
-    void api.request['profiles.list']({}).then((r) => {
-      if (!live) return;
-      if (r.ok) setProfiles(r.value.profiles);
-      else setError(r.error);
-    });
-    return () => {
-      live = false;
-    };
-  }, [api]);
   const nodesOf = (id: string) => clusters.find((c) => c.clusterId === id)?.nodes.map((n) => n.node) ?? [];
-  return { choices: profiles && toChoices(profiles, nodesOf), error };
+  return { choices: list && toChoices(list.profiles, nodesOf), error };
 }
