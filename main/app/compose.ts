@@ -26,6 +26,14 @@ export interface ComposeOptions {
   doctorProfiles?: ResolveProfileConnection;
   /** The task journal, notifier, limits and hooks (main/services/tasks/task-services.ts); all optional. */
   tasks?: TaskServicesOptions;
+  /** Where profiles (and the browser-mode vault key) live; absent keeps them in memory. */
+  dataDir?: string;
+  /** `auto` (default): the simulated demo cluster when no profile is stored; `off` in tests; `force` always. */
+  demo?: 'auto' | 'off' | 'force';
+  /** The Electron shell's safeStorage vault; plain Node uses a key file in dataDir. */
+  secretVault?: SecretVault;
+  /** The Electron shell's electron-store; plain Node uses conf. */
+  openProfileStore?: DocumentStoreOpener;
   /** Inventory, health and proxy-check settings (cadences, window visibility, timers); all optional. */
   monitoring?: MonitoringOptions;
 }
