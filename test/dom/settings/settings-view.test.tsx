@@ -36,11 +36,11 @@ describe('Settings view', () => {
   it('checks poll intervals with the shared schema and saves good ones', async () => {
     render(<SettingsView />);
     fireEvent.change(screen.getByLabelText('Health check every (seconds)'), { target: { value: '0' } });
-    await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Save settings' })));
+    await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Save polling and checks' })));
     expect(stub.calls.some(([c]) => c === 'settings.set')).toBe(false);
     expect(screen.getByLabelText('Health check every (seconds)').getAttribute('aria-invalid')).toBe('true');
     fireEvent.change(screen.getByLabelText('Health check every (seconds)'), { target: { value: '10' } });
-    await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Save settings' })));
+    await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Save polling and checks' })));
     expect(stub.calls.find(([c]) => c === 'settings.set')?.[1]).toMatchObject({
       settings: { pollIntervals: { healthSeconds: 10, inventorySeconds: 5 } },
     });

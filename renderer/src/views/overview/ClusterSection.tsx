@@ -53,7 +53,7 @@ export function ClusterSection({ profile, health, inventory, now }: ClusterSecti
         <p role="status" aria-label={`Health of ${profile.name}`} className="cluster-headline">
           {headline}
         </p>
-        <button type="button" aria-label={`Check the nodes of ${profile.name} now`} disabled={checking} onClick={() => void checkNow()}>
+        <button type="button" aria-label={`Recheck ${profile.name}`} disabled={checking} onClick={() => void checkNow()}>
           {checking ? 'Checking…' : 'Check now'}
         </button>
       </header>

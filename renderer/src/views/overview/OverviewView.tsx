@@ -10,6 +10,7 @@ import { clustersOf, useProfiles } from '../../stores/profiles';
 import { useSettings } from '../../stores/settings';
 import { useUi } from '../../stores/ui';
 import { ViewFrame } from '../Placeholder';
+import { AppFacts } from './AppFacts';
 import { ClusterSection } from './ClusterSection';
 
 /** Relative times ("checked 20 seconds ago") move on even when no event arrives. */
@@ -74,6 +75,7 @@ export function OverviewView() {
       {clusters.map((p) => (
         <ClusterSection key={p.id} profile={p} health={health[p.id]} inventory={inventory.find((c) => c.clusterId === p.id)} now={now} />
       ))}
+      <AppFacts />
     </ViewFrame>
   );
 }

@@ -97,7 +97,7 @@ export function GeneralSection() {
       {error && <ErrorNotice title="The settings were not saved" error={error} />}
       <div className="form-actions">
         <button type="submit" className="primary">
-          Save settings
+          Save polling and checks
         </button>
         <span role="status">{saved ? 'Saved.' : ''}</span>
       </div>

@@ -65,7 +65,7 @@ export function TemplatesView() {
           </select>
         </label>
         <button type="button" onClick={check} disabled={run?.running}>
-          {run?.running ? 'Checking templates…' : 'Check templates again'}
+          {run?.running ? 'Checking each template…' : 'Run the template check again'}
         </button>
       </Toolbar>
       {!editable && <p className="muted">The demo cluster is built in: its catalogue and machine types can be looked at, not changed.</p>}
