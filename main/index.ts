@@ -8,7 +8,9 @@ import { join } from 'node:path';
 import { composeApp } from './app/compose';
 import { nodeRuntime } from './app/runtime-info';
 import { loadElectronDocumentStore } from './electron/document-store';
+import { createElectronNotifier } from './electron/notifier';
 import { createSafeStorageVault } from './electron/safe-storage';
+import { ElectronWindowVisibility } from './electron/window-visibility';
 import { bindIpc } from './ipc/bind-electron';
 import { createLogger } from './log/logger';
 import { APP_INDEX_URL, APP_ORIGIN, appSchemePrivileges, serveAppProtocol } from './security/app-protocol';
@@ -45,6 +47,8 @@ if (!app.requestSingleInstanceLock()) {
     serveAppProtocol(protocol, rendererRoot);
 
     const openProfileStore = await loadElectronDocumentStore();
+    const visibility = new ElectronWindowVisibility();
+    let mainWindow: BrowserWindow | undefined;
     const composed = composeApp({
       mode: 'electron',
       version: app.getVersion(),
@@ -53,11 +57,16 @@ if (!app.requestSingleInstanceLock()) {
       dataDir: app.getPath('userData'),
       secretVault: createSafeStorageVault(),
       openProfileStore,
+      monitoring: { inventory: { visibility } },
+      tasks: { notifier: createElectronNotifier(() => mainWindow) },
     });
     const window = new BrowserWindow(secureWindowOptions(preloadPath, isDev));
+    mainWindow = window;
+    visibility.attach(window);
     const unbind = bindIpc(composed.router, composed.bus, window, isAppUrl, logger.child({ part: 'ipc' }));
     window.once('ready-to-show', () => window.show());
     window.on('closed', () => {
+      mainWindow = undefined;
       unbind();
       void composed.dispose();
     });

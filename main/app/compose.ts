@@ -12,7 +12,7 @@ import { createTaskServices, type TaskServicesOptions } from '../services/tasks/
 import { startDemoCluster } from '../services/demo/demo-cluster';
 import { createProfileService, profilesHandlers, type DocumentStoreOpener, type ProfileService } from '../services/profiles';
 import type { SecretVault } from '../services/secrets/vault';
-import { doctorHandlers, profileFromDirectory, type ResolveProfileConnection } from '../services/doctor';
+import { doctorHandlers, profileFromDirectory, runDoctor, type ResolveProfileConnection } from '../services/doctor';
 import { createMonitoring, type MonitoringOptions } from '../services/inventory/monitoring';
 
 export interface ComposeOptions {
@@ -61,25 +61,35 @@ export function composeApp(options: ComposeOptions): ComposedApp {
   const demo = options.demo ?? 'auto';
   if (demo === 'force' || (demo === 'auto' && profiles.isEmpty)) profiles.startDemo(() => startDemoCluster(logger));
 
-  const monitoring = createMonitoring(profiles.directory, bus, logger, options.monitoring);
+  const resolveProfile = options.doctorProfiles ?? profileFromDirectory(profiles.directory);
+  // The inventory asks the task history whether a marked VM is one of ours; the manager is built just below.
+  const taskHistory: { madeProxy?: (clusterId: string, uid: string) => boolean | undefined } = {};
+  const monitoring = createMonitoring(profiles.directory, bus, logger, {
+    ...options.monitoring,
+    inventory: { isOurUid: (clusterId, uid) => taskHistory.madeProxy?.(clusterId, uid), ...options.monitoring?.inventory },
+  });
   const taskServices = createTaskServices({
     directory: profiles.directory,
     bus,
     logger,
     dataDir: options.dataDir,
     onOperationFinished: monitoring.refreshAfterOperation,
+    runDoctor: async (clusterId, signal) => {
+      const report = await runDoctor({ profileId: clusterId }, { logger: logger.child({ part: 'doctor' }), signal, resolveProfile });
+      const blocking = [report.tls, report.token, report.discovery, report.privileges].find((section) => section.status === 'fail');
+      return {
+        message: report.ready ? 'The cluster is ready for proxies.' : (blocking?.message ?? 'The cluster needs attention: see the report.'),
+      };
+    },
     ...options.tasks,
   });
+  taskHistory.madeProxy = taskServices.tasks.madeProxy;
 
   // One spread per area; the type makes a missing area a compile error.
   const handlers: Handlers = {
     ...appHandlers({ version: options.version, mode: options.mode, runtime: options.runtime }, publishStatus),
     ...profilesHandlers(profiles, bus),
-    ...doctorHandlers({
-      logger: logger.child({ part: 'doctor' }),
-      bus,
-      resolveProfile: options.doctorProfiles ?? profileFromDirectory(profiles.directory),
-    }),
+    ...doctorHandlers({ logger: logger.child({ part: 'doctor' }), bus, resolveProfile }),
     ...taskServices.handlers,
     ...monitoring.handlers,
   };

@@ -76,6 +76,13 @@ export function createFakeElectron() {
     isDestroyed() {
       return false;
     }
+    progress: number | undefined;
+    isVisible() {
+      return true;
+    }
+    setProgressBar(value: number) {
+      this.progress = value;
+    }
     isMinimized() {
       return false;
     }
@@ -157,8 +164,21 @@ export function createFakeElectron() {
     },
   };
 
+  const notifications: { title: string; body: string }[] = [];
+  class FakeNotification {
+    static isSupported() {
+      return true;
+    }
+    constructor(private readonly options: { title: string; body: string }) {}
+    show() {
+      notifications.push({ title: this.options.title, body: this.options.body });
+    }
+  }
+
   return {
+    notifications,
     module: {
+      Notification: FakeNotification,
       app,
       BrowserWindow: FakeBrowserWindow,
       session: { defaultSession: session },

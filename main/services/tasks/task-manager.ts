@@ -430,6 +430,9 @@ export function createTaskManager(o: TaskManagerOptions) {
         .map(toView)
         .sort((a, b) => b.createdAt.localeCompare(a.createdAt)),
     get: (id: string): TaskView => toView(mustGet(id)),
+    /** True when a create task of this app (in the kept history) made the proxy with this UID; undefined when unknown. */
+    madeProxy: (clusterId: string, uid: string): boolean | undefined =>
+      store.all().some((t) => t.clusterId === clusterId && t.input.kind === 'create-proxy' && t.input.uid === uid) || undefined,
     createProxies,
     deleteProxies,
     cancel,

@@ -70,7 +70,7 @@ export async function waitTask(sim: Simulator, upid: string, token = 'admin'): P
 export async function isoUpload(filename: string, bytes: Uint8Array): Promise<{ contentType: string; bytes: Uint8Array }> {
   const form = new FormData();
   form.append('content', 'iso');
-  form.append('filename', new Blob([bytes]), filename);
+  form.append('filename', new Blob([new Uint8Array(bytes)]), filename);
   const res = new Response(form);
   return { contentType: res.headers.get('content-type')!, bytes: new Uint8Array(await res.arrayBuffer()) };
 }

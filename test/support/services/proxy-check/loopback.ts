@@ -37,7 +37,7 @@ function closer(server: Server | HttpServer, sockets: Set<Socket>) {
 /** Answers every request with the caller's address as plain text (like api.ipify.org). */
 export async function startEchoTarget(answer?: (address: string) => string): Promise<Running> {
   const sockets = new Set<Socket>();
-  const running = { port: 0, hits: 0, close: async () => undefined };
+  const running = { port: 0, hits: 0, close: async (): Promise<void> => undefined };
   const server = createHttpServer((req, res) => {
     const address = (req.socket.remoteAddress ?? '').replace(/^::ffff:/, '');
     res.writeHead(200, { 'content-type': 'text/plain' }).end(answer ? answer(address) : address);
@@ -49,7 +49,7 @@ export async function startEchoTarget(answer?: (address: string) => string): Pro
 
 export async function startHttpProxy(): Promise<Running> {
   const sockets = new Set<Socket>();
-  const running = { port: 0, hits: 0, close: async () => undefined };
+  const running = { port: 0, hits: 0, close: async (): Promise<void> => undefined };
   const server = createHttpServer((req, res) => {
     const target = new URL(req.url ?? '');
     const upstream = httpRequest(
@@ -86,7 +86,7 @@ export async function startHttpProxy(): Promise<Running> {
 /** RFC 1928 with method 0 only; IPv4 and domain addresses; answers a refused target with reply 5. */
 export async function startSocks5Proxy(): Promise<Running> {
   const sockets = new Set<Socket>();
-  const running = { port: 0, hits: 0, close: async () => undefined };
+  const running = { port: 0, hits: 0, close: async (): Promise<void> => undefined };
   const server = createNetServer((client) => {
     let buffer = Buffer.alloc(0);
     let stage: 'greeting' | 'request' | 'piping' = 'greeting';
