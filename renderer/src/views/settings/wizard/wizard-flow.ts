@@ -3,8 +3,8 @@
  * admin's choices become a profile. Decisions come from the report's own
  * `blocking` flags; nothing here second-guesses the doctor.
  */
-import type { DoctorReport, DoctorTlsInput, TlsChoiceValue } from '../../../../../shared/channels/doctor';
-import type { ProfileFields, SecretStorage, TlsSetting } from '../../../../../shared/domain/profile';
+import type { DoctorReport } from '../../../../../shared/channels/doctor';
+import type { ProfileFields, SecretStorage } from '../../../../../shared/domain/profile';
 
 export type WizardStep = 'connect' | 'trust' | 'privileges' | 'choices';
 
@@ -13,20 +13,6 @@ export function stepAfter(report: DoctorReport): WizardStep {
   if (report.token.blocking || report.token.status === 'fail') return 'connect';
   if (report.privileges.blocking || report.privileges.status === 'fail') return 'privileges';
   return 'choices';
-}
-
-export function toTlsSetting(choice: TlsChoiceValue | DoctorTlsInput | undefined): TlsSetting {
-  const serverName = choice?.serverName || undefined;
-  switch (choice?.mode) {
-    case 'pin':
-      return { mode: 'pin', fingerprint: choice.fingerprint ?? '', serverName };
-    case 'ca':
-      return { mode: 'ca', caPem: choice.caPem ?? '', serverName };
-    case 'insecure':
-      return { mode: 'insecure', serverName };
-    default:
-      return { mode: 'system', serverName };
-  }
 }
 
 export interface MachineTypeChoice {
@@ -67,7 +53,8 @@ export function profileFrom(report: DoctorReport, tokenId: string, choices: Choi
   return {
     name: choices.name,
     url: report.suggestedProfile.url,
-    tls: toTlsSetting(report.suggestedProfile.tls ?? report.tls.data.choice),
+    // The doctor's verified choice has the profile's own shape, so it is saved as is.
+    tls: report.suggestedProfile.tls ?? report.tls.data.choice ?? { mode: 'system' },
     token: { secretStorage: choices.secretStorage, tokenId },
     nodes: choices.nodes,
     isoStorage: choices.isoStorage,
