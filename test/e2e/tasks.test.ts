@@ -56,7 +56,7 @@ describe.skipIf(skipReason !== undefined)('tasks across a restart of the host pr
     await dialog.getByRole('button', { name: 'Create proxy' }).click();
     await expect.poll(() => details().getByRole('region', { name: 'Steps' }).textContent(), poll).toMatch(/running\s*Clone/i);
     await page.getByRole('button', { name: 'Overview' }).click();
-    expect(await page.getByRole('button', { name: 'Running tasks: 1' }).textContent()).toBe('1 task running');
+    expect(await page.getByRole('status', { name: 'Running tasks' }).textContent()).toBe('1 task running');
   });
 
   it('keeps the task log after leaving the Tasks view', async () => {

@@ -3,21 +3,13 @@ import { countRunning, useTasks } from '../stores/tasks';
 import { useUi, type ThemeChoice } from '../stores/ui';
 import { useNewProxyShortcut } from '../views/create/open-state';
 
-/** Running and queued tasks, from any view; a click opens the Tasks view. */
+/** Running and queued tasks, on screen from any view (a status, not a button, so "Tasks" names one control only). */
 function RunningTasks() {
   const running = useTasks((s) => countRunning(s.tasks));
-  const setView = useUi((s) => s.setView);
-  const text = running === 0 ? 'No task running' : `${running} ${running === 1 ? 'task' : 'tasks'} running`;
   return (
-    <button
-      type="button"
-      className={`running-tasks${running ? ' busy' : ''}`}
-      aria-label={`Running tasks: ${running}`}
-      title="Open the Tasks view"
-      onClick={() => setView('tasks')}
-    >
-      {text}
-    </button>
+    <span role="status" aria-label="Running tasks" className={`running-tasks${running ? ' busy' : ''}`}>
+      {running === 0 ? 'No task running' : `${running} ${running === 1 ? 'task' : 'tasks'} running`}
+    </span>
   );
 }
 

@@ -36,12 +36,13 @@ describe('tasks store and view', () => {
     attach([task('a'), task('b', { state: 'succeeded', progress: 1, actions: [] })]);
     useUi.setState({ view: 'overview' });
     render(<App />);
-    expect((await screen.findByRole('button', { name: 'Running tasks: 1' })).textContent).toBe('1 task running');
+    const count = screen.getByRole('status', { name: 'Running tasks' });
+    await expect.poll(() => count.textContent).toBe('1 task running');
     act(() => stub.push('tasks.update', task('c', { state: 'queued' })));
-    expect(screen.getByRole('button', { name: 'Running tasks: 2' }).textContent).toBe('2 tasks running');
+    expect(count.textContent).toBe('2 tasks running');
     act(() => stub.push('tasks.update', task('a', { state: 'succeeded', progress: 1 })));
-    fireEvent.click(screen.getByRole('button', { name: 'Running tasks: 1' }));
-    expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('Tasks');
+    act(() => stub.push('tasks.update', task('c', { state: 'cancelled', progress: 0 })));
+    expect(count.textContent).toBe('No task running');
   });
 
   it('shows progress, the current step, the step list and the live Proxmox log with line numbers', async () => {
