@@ -48,18 +48,19 @@ describe.skipIf(skipReason !== undefined)('the app shell in browser mode', () =>
   });
 
   it('navigates every view by clicking, and by keyboard shortcut', async () => {
+    const nav = page.getByRole('navigation', { name: 'Views' });
     for (const name of ['Overview', 'Nodes', 'Templates', 'Proxies', 'Tasks', 'Cleanup', 'Settings']) {
-      await page.getByRole('button', { name }).click();
-      expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe(name);
-      expect(await page.getByRole('button', { name }).getAttribute('aria-current')).toBe('page');
+      await nav.getByRole('button', { name, exact: true }).click();
+      expect(await page.getByRole('heading', { level: 1 }).first().textContent()).toBe(name);
+      expect(await nav.getByRole('button', { name, exact: true }).getAttribute('aria-current')).toBe('page');
     }
     await page.keyboard.press('Control+4');
-    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Proxies');
+    expect(await page.getByRole('heading', { level: 1 }).first().textContent()).toBe('Proxies');
   });
 
   it('switches between light and dark themes (and keeps a screenshot of each)', async () => {
     await page.setViewportSize({ width: 1100, height: 640 });
-    await page.getByRole('button', { name: 'Overview' }).click();
+    await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: 'Overview', exact: true }).click();
     await page.getByLabel('Theme').selectOption('dark');
     expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe('dark');
     expect(await page.evaluate(() => getComputedStyle(document.body).backgroundColor)).not.toBe('rgb(255, 255, 255)');
