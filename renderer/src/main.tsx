@@ -1,5 +1,6 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
+import { z } from 'zod';
 import { App } from './App';
 import { useCleanup } from './stores/cleanup';
 import { useConnection } from './stores/connection';
@@ -12,6 +13,10 @@ import { useSettings } from './stores/settings';
 import { useTasks } from './stores/tasks';
 import { connectToMain } from './transport';
 import './styles.css';
+
+// zod's fast path compiles validators with Function(); the strict CSP forbids that, so say so up front
+// instead of letting zod probe and trip a CSP violation report.
+z.config({ jitless: true });
 
 const api = connectToMain((link) => useConnection.getState().setLink(link));
 useConnection.getState().attach(api);
