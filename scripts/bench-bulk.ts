@@ -6,8 +6,8 @@
  * start 1 s), the same for the single create and the bulk one.
  *
  * Reports the bulk's wall time over one create's (goal <= 1.5) and, observed
- * at the simulator on every request it answers, the most Proxmox tasks
- * running at once per node; at the client, the most API requests in flight
+ * at the simulator on every request it answers, the most proxies being built
+ * at once per node they land on; at the client, the most API requests in flight
  * per node. Prints numbers; asserts nothing.
  *
  *   npx tsx scripts/bench-bulk.ts [count=20]
@@ -31,9 +31,11 @@ const env = await startSimCluster({ dataset: 'demo', timeScale: 1, taskDurations
 const { sim } = env;
 for (const node of sim.state.nodes.keys()) sim.faults.nodeUp(node);
 
-// At the simulator, on every answered request: this run's Proxmox tasks running, per node the proxy lands on
-// (the limit's key) and per node that runs the task (a clone runs on the template's node, as in Proxmox).
+// At the simulator, on every answered request: this run's proxies being built (they exist, not yet running),
+// per node they land on (the limit's key); and this run's Proxmox tasks running per node that runs them
+// (a clone runs on the template's node, as in Proxmox).
 const ours = new Set<string>();
+let prefix = 'proxy-bench-';
 const mostTasks = new Map<string, number>();
 const mostByRunner = new Map<string, number>();
 const bump = (most: Map<string, number>, counts: Map<string, number>) => {
@@ -42,15 +44,13 @@ const bump = (most: Map<string, number>, counts: Map<string, number>) => {
 const addRecord = sim.requests.add.bind(sim.requests);
 sim.requests.add = (record) => {
   addRecord(record);
-  const byTarget = new Map<string, number>();
+  const building = new Map<string, number>();
+  for (const vm of sim.state.vms.values())
+    if (String(vm.config.name).startsWith(prefix) && vm.power !== 'running') building.set(vm.node, (building.get(vm.node) ?? 0) + 1);
   const byRunner = new Map<string, number>();
-  for (const [upid, t] of sim.tasks.tasks) {
-    if (!ours.has(upid) || t.status !== 'running') continue;
-    const target = sim.state.vm(Number(t.id))?.node ?? t.node;
-    byTarget.set(target, (byTarget.get(target) ?? 0) + 1);
-    byRunner.set(t.node, (byRunner.get(t.node) ?? 0) + 1);
-  }
-  bump(mostTasks, byTarget);
+  for (const [upid, t] of sim.tasks.tasks)
+    if (ours.has(upid) && t.status === 'running') byRunner.set(t.node, (byRunner.get(t.node) ?? 0) + 1);
+  bump(mostTasks, building);
   bump(mostByRunner, byRunner);
 };
 
@@ -83,6 +83,7 @@ const template = Object.keys(env.cluster.profile.templates)[0]!;
 
 /** Runs one createProxies request to its end; its wall time in ms. */
 async function bulk(count: number, name: string): Promise<number> {
+  prefix = name;
   const before = new Set(sim.tasks.tasks.keys());
   const started = performance.now();
   const { taskIds } = await manager.createProxies({
@@ -122,7 +123,7 @@ try {
   console.log(`bulk ratio ${ratio.toFixed(2)} (goal <= ${GOAL}: ${(ratio / GOAL).toFixed(2)} of goal)`);
   console.log(`floor set by the limits: ${waves} waves of creates, so about ${waves.toFixed(2)}; per wave ${(ratio / waves).toFixed(2)}`);
   console.log(`placed per node ${JSON.stringify(Object.fromEntries(placed))}`);
-  console.log(`most Proxmox tasks running per target node (at the simulator) ${JSON.stringify(Object.fromEntries(mostTasks))}`);
+  console.log(`most proxies being built at once per node they land on (at the simulator) ${JSON.stringify(Object.fromEntries(mostTasks))}`);
   console.log(
     `most Proxmox tasks running per executing node (clones run where the template is) ${JSON.stringify(Object.fromEntries(mostByRunner))}`,
   );

@@ -66,7 +66,7 @@ const benches: Bench[] = [
         { figure: 'bulk wall / one create wall', value: fmt(ratio), goal: '<= 1.5', ratio: over(ratio, 1.5) },
         { figure: 'floor the limits allow (waves of creates)', value: fmt(floor), goal: 'report', ratio: undefined },
         {
-          figure: 'most tasks running per target node',
+          figure: 'most proxies built at once on one node',
           value: fmt(most),
           goal: `<= ${fmt(limit)}`,
           ratio: limit && most !== undefined ? most / limit : undefined,
