@@ -36,35 +36,32 @@ export interface Finding {
   description: string;
 }
 
-/** The scanner's CSV: quoted fields may hold commas, newlines and doubled quotes. */
-function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let field = '';
-  let quoted = false;
-  const endField = () => {
-    row.push(field.trim());
-    field = '';
-  };
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i]!;
-    if (quoted && c === '"' && text[i + 1] === '"') {
-      field += '"';
-      i++;
-    } else if (c === '"') {
-      quoted = !quoted;
-    } else if (!quoted && c === ',') {
-      endField();
-    } else if (!quoted && c === '\n') {
-      endField();
-      if (row.some((f) => f !== '')) rows.push(row);
-      row = [];
-    } else {
-      field += c;
-    }
-  }
-  if (field.trim() || row.length > 0) rows.push([...row, field.trim()]);
-  return rows;
+interface Sarif {
+  runs: {
+    results: {
+      ruleId: string;
+      message: { text: string };
+      locations: { physicalLocation: { artifactLocation: { uri: string }; region: { startLine: number; startColumn: number } } }[];
+    }[];
+  }[];
+}
+
+/**
+ * SARIF, not CSV: the scanner writes its CSV header and rows with two racing
+ * asynchronous writes, so under load the header can truncate the rows. Its
+ * SARIF report is written in one piece.
+ */
+function parseSarif(text: string): Finding[] {
+  const report = JSON.parse(text) as Sarif;
+  return (report.runs[0]?.results ?? []).map((r) => {
+    const where = r.locations[0]?.physicalLocation;
+    return {
+      check: r.ruleId,
+      file: where?.artifactLocation.uri ?? '',
+      line: where ? `${where.region.startLine}:${where.region.startColumn - 1}` : '',
+      description: r.message.text,
+    };
+  });
 }
 
 async function scan(): Promise<Finding[]> {
@@ -76,19 +73,13 @@ async function scan(): Promise<Finding[]> {
     mkdirSync(join(tree, 'renderer'), { recursive: true });
     cpSync(join(root, 'renderer/index.html'), join(tree, 'renderer/index.html'));
     writeFileSync(join(work, 'offline.cjs'), offlinePreload);
-    const csv = join(work, 'findings.csv');
-    const args = [cli, '-i', tree, '-o', csv, '-r', '-e', electronVersion!, '-x', 'AvailableSecurityFixesGlobalCheck'];
+    const report = join(work, 'findings.sarif');
+    const args = [cli, '-i', tree, '-o', report, '-r', '-e', electronVersion!, '-x', 'AvailableSecurityFixesGlobalCheck'];
     await promisify(execFile)(process.execPath, args, {
       env: { ...process.env, NODE_OPTIONS: `--require ${join(work, 'offline.cjs')}`, LANG: 'en-US' },
       timeout: 240_000,
     });
-    const [, ...rows] = parseCsv(readFileSync(csv, 'utf8'));
-    return rows.map(([check, , , file, line, , description]) => ({
-      check: check ?? '',
-      file: file ?? '',
-      line: line ?? '',
-      description: description ?? '',
-    }));
+    return parseSarif(readFileSync(report, 'utf8'));
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
