@@ -21,6 +21,9 @@ import { forgetSecret } from '../../../main/log/secrets';
 import { JOURNAL_FILE } from '../../../main/services/tasks/journal';
 import { defaultTokens } from '../../../main/simulator/auth';
 import { SEED_STORAGE, startSimulator, type Simulator } from '../../../main/simulator';
+import { startWebHost } from '../../../main/host/web-host';
+import { chromiumMissingReason, launchChromium } from '../../support/browser';
+import { rendererDir, rendererMissingReason } from '../../support/web-host';
 import { simProfile } from '../services/profiles/helpers';
 
 // Characters that base64 and URL encoding change, so each encoded form differs from the raw one.
@@ -69,6 +72,8 @@ describe('a sentinel token secret through a whole session', () => {
   let sim: Simulator;
   let dataDir: string;
   const apps: ComposedApp[] = [];
+  /** The app after the crash: the one the browser check opens. */
+  let resumed: ComposedApp | undefined;
 
   function open(): ComposedApp & { call(channel: string, input: unknown): Promise<unknown> } {
     const app = composeApp({ mode: 'browser', version: '0', runtime: nodeRuntime(), logger, dataDir, demo: 'off' });
@@ -166,6 +171,7 @@ describe('a sentinel token secret through a whole session', () => {
     seen.push({ where: 'the killed process output', text: childOutput });
 
     const second = open();
+    resumed = second;
     const list = (await second.call('tasks.list', {})) as { value: { tasks: { id: string; target: string; state: string }[] } };
     const interrupted = list.value.tasks.find((t) => t.target === 'proxy-sentinel-crash' && t.state === 'interrupted');
     expect(interrupted, JSON.stringify(list.value.tasks.map((t) => [t.target, t.state]))).toBeDefined();
@@ -192,4 +198,39 @@ describe('a sentinel token secret through a whole session', () => {
     expect(sealed).toHaveLength(1);
     expect(JSON.stringify(sealed[0]).length).toBeGreaterThan(SENTINEL.length);
   }, 120_000);
+
+  const browserMissing = chromiumMissingReason() ?? rendererMissingReason();
+  if (browserMissing) console.log(`[sentinel session] page-text check skipped: ${browserMissing}`);
+
+  it.skipIf(browserMissing !== undefined)(
+    'shows it on no page: Settings and Tasks text, and no WebSocket frame to the page',
+    async () => {
+      expect(resumed, 'the session test ran first').toBeDefined();
+      const host = await startWebHost({ router: resumed!.router, bus: resumed!.bus, staticDir: rendererDir, logger });
+      const browser = await launchChromium();
+      try {
+        const page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
+        const frames: string[] = [];
+        page.on('websocket', (ws) => ws.on('framereceived', (f) => frames.push(String(f.payload))));
+        await page.goto(host.url);
+        const nav = page.getByRole('navigation', { name: 'Views' });
+        const texts: string[] = [];
+        for (const view of ['Settings', 'Tasks']) {
+          await nav.getByRole('button', { name: view, exact: true }).click();
+          await page.getByRole('heading', { level: 1, name: view }).waitFor();
+          // Each view shows the session's data (the profile, the resumed task) before its text is read.
+          const shows = view === 'Tasks' ? 'proxy-sentinel-crash' : 'Home lab';
+          await expect.poll(() => page.evaluate(() => document.body.innerText)).toContain(shows);
+          texts.push(await page.evaluate(() => document.body.innerText));
+        }
+        expect(frames.length).toBeGreaterThan(0);
+        for (const text of texts) expectNoSentinel('page text', text);
+        for (const frame of frames) expectNoSentinel('a WebSocket frame to the page', frame);
+      } finally {
+        await browser.close();
+        await host.close();
+      }
+    },
+    60_000,
+  );
 });
