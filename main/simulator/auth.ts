@@ -9,33 +9,9 @@ import { registerSecret } from '../log/secrets';
 import { bareError, forbidden } from './errors';
 import type { AclGrants, TokenCredentials, TokenDefinition } from './types';
 
-/** Spec entry 14: the role on `/`, verified on 9.2.20. */
-export const OPERATOR_ROOT_PRIVILEGES = [
-  'VM.Allocate',
-  'VM.Clone',
-  'VM.Audit',
-  'VM.Config.CDROM',
-  'VM.Config.CPU',
-  'VM.Config.Memory',
-  'VM.Config.Disk',
-  'VM.Config.Network',
-  'VM.Config.Options',
-  'VM.PowerMgmt',
-  'VM.GuestAgent.Audit',
-  'Datastore.Audit',
-  'Datastore.AllocateSpace',
-  'Datastore.AllocateTemplate',
-  'Sys.Audit',
-  'SDN.Use',
-] as const;
-
-/** Spec entry 14: the role on the seed storage, repeating what the grant there would otherwise hide. */
-export const SEED_STORAGE_PRIVILEGES = [
-  'Datastore.Allocate',
-  'Datastore.AllocateTemplate',
-  'Datastore.AllocateSpace',
-  'Datastore.Audit',
-] as const;
+// The roles its default tokens hold are the spec's own (one list, shared with the connect doctor).
+export { OPERATOR_ROOT_PRIVILEGES, SEED_STORAGE_PRIVILEGES } from '../core/provider/privileges';
+import { OPERATOR_ROOT_PRIVILEGES, SEED_STORAGE_PRIVILEGES } from '../core/provider/privileges';
 
 const ALL_PRIVILEGES = [
   ...OPERATOR_ROOT_PRIVILEGES,
