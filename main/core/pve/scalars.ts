@@ -32,13 +32,42 @@ export const pveBoolean = z.union([
   z.literal('1').transform(() => true),
 ]);
 
+/** `iso, vztmpl,,images` → `['iso', 'vztmpl', 'images']`. */
+export const splitPveList = (s: string): string[] =>
+  s
+    .split(',')
+    .map((p) => p.trim())
+    .filter((p) => p.length > 0);
+
 /** A comma-separated list (`iso,vztmpl,images`) as an array; also accepts an array. */
-export const pveList = z.union([
-  z.string().transform((s) =>
-    s
-      .split(',')
-      .map((p) => p.trim())
-      .filter((p) => p.length > 0),
-  ),
-  z.array(z.string()),
+export const pveList = z.union([z.string().transform(splitPveList), z.array(z.string())]);
+
+/** What a fast reader answers when the value needs its full zod reader (and maybe an error message). */
+export const NEEDS_FULL_READ: unique symbol = Symbol('needs the full reader');
+
+/**
+ * A fast reader: for the forms Proxmox usually sends, the value its zod
+ * reader above would produce, without building zod's parse context;
+ * NEEDS_FULL_READ for anything else (strings holding numbers, wrong types).
+ */
+export type FastScalarReader = (v: unknown) => unknown;
+
+const finiteNumber = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : NEEDS_FULL_READ);
+
+const flags = new Map<unknown, boolean>([
+  [true, true],
+  [false, false],
+  [1, true],
+  [0, false],
+  ['1', true],
+  ['0', false],
+]);
+
+/** The fast reader of each scalar reader above, by identity. */
+export const fastScalarReaders = new Map<z.ZodType, FastScalarReader>([
+  [pveNumber, finiteNumber],
+  [pveInteger, (v) => (typeof v === 'number' && Number.isSafeInteger(v) ? v : NEEDS_FULL_READ)],
+  [pveString, (v) => (typeof v === 'string' ? v : NEEDS_FULL_READ)],
+  [pveBoolean, (v) => flags.get(v) ?? NEEDS_FULL_READ],
+  [pveList, (v) => (typeof v === 'string' ? splitPveList(v) : NEEDS_FULL_READ)],
 ]);

@@ -7,6 +7,7 @@
  * Schemas describe the `data` member of the answer unless they say otherwise.
  */
 import { z } from 'zod';
+import { fastArrayOf } from './fast-array';
 import { pveBoolean, pveInteger, pveList, pveNumber, pveString } from './scalars';
 
 const upidPattern = /^UPID:[^:]+:[0-9A-Fa-f]{8}:[0-9A-Fa-f]{8,}:[0-9A-Fa-f]{8}:[^:]+:[^:]*:[^:]+:$/;
@@ -73,7 +74,22 @@ export const ClusterResourceSchema = z.object({
   netin: pveNumber.optional(),
   netout: pveNumber.optional(),
 });
-export const ClusterResourcesSchema = z.array(ClusterResourceSchema);
+const fullListing = z.array(ClusterResourceSchema);
+const fastListing = fastArrayOf<z.output<typeof ClusterResourceSchema>>(ClusterResourceSchema);
+/**
+ * The listing, decoded every refresh (5,000 VMs and more): the usual
+ * answer takes the fast path, anything else the full schema, whose result
+ * and issues are passed on unchanged.
+ */
+export const ClusterResourcesSchema = z.unknown().transform((value, ctx) => {
+  const fast = fastListing(value);
+  if (fast) return fast;
+  const full = fullListing.safeParse(value);
+  if (full.success) return full.data;
+  // Already-finished issues (message and path set): zod passes them through as they are.
+  for (const issue of full.error.issues) ctx.issues.push(issue as (typeof ctx.issues)[number]);
+  return z.NEVER;
+});
 
 const KernelInfoSchema = z.object({ release: z.string(), sysname: z.string().optional(), version: z.string().optional() });
 

@@ -12,10 +12,11 @@ import type { ClusterResource } from '../../core/pve/schemas';
 import type { NodeRow, VmRow } from '../../../shared/channels/inventory';
 import type { Logger } from '../../log/logger';
 import type { Cluster } from '../clusters/cluster';
-import { diffRows, sameNodes, type RowChanges } from './diff';
+import { sameNodes, type RowChanges } from './diff';
 import { mapLimited } from './limit';
 import { knownMark, MarkCache } from './marks';
-import { isInventoried, isTaskLock, nodeRows, vmRow } from './rows';
+import { RowBook } from './row-book';
+import { isInventoried, isTaskLock, nodeRows } from './rows';
 import { GuestRuntime, type AgentRetry } from './runtime';
 
 export interface Commit {
@@ -43,7 +44,7 @@ export interface RefreshResult {
 type Extra = { kind: 'mark'; r: ClusterResource } | { kind: 'agent'; r: ClusterResource };
 
 export class ClusterInventory {
-  rows = new Map<number, VmRow>();
+  private readonly book: RowBook;
   nodes: NodeRow[] = [];
   private readonly marks = new MarkCache();
   private readonly guests: GuestRuntime;
@@ -56,6 +57,12 @@ export class ClusterInventory {
     private readonly deps: ClusterInventoryDeps,
   ) {
     this.guests = new GuestRuntime(deps.agentRetry);
+    this.book = new RowBook(cluster.id);
+  }
+
+  /** The current rows by VMID. */
+  get rows(): ReadonlyMap<number, VmRow> {
+    return this.book.rows;
   }
 
   dispose(): void {
@@ -75,6 +82,7 @@ export class ClusterInventory {
     const vms = listing.filter((r) => isInventoried(r, this.cluster.profile.vmidRange));
     const wantsAddress = this.observe(vms);
     this.apply(vms, nodeRows(listing));
+    this.forgetUnlisted();
     // Marks first: only a marked proxy's agent is asked, and a proxy learnt now gets its address in this same refresh.
     const now = this.deps.now();
     const markReads = vms.filter(
@@ -99,11 +107,15 @@ export class ClusterInventory {
       const running = r.status === 'running' && !isTaskLock(r.lock);
       if (this.guests.observe(r.vmid!, running, r.uptime ?? 0, now)) wantsAddress.add(r.vmid!);
     }
-    this.marks.retain(vms.flatMap((r) => (r.name ? [{ vmid: r.vmid!, name: r.name }] : [])));
-    const listed = new Set(vms.map((r) => r.vmid!));
+    this.marks.retain(vms);
+    return wantsAddress;
+  }
+
+  /** Drops what is remembered about VMs the last listing no longer has (its rows are the listed VMs). */
+  private forgetUnlisted(): void {
+    const listed = this.book.rows;
     this.guests.retain(listed);
     for (const vmid of this.markRetryAt.keys()) if (!listed.has(vmid)) this.markRetryAt.delete(vmid);
-    return wantsAddress;
   }
 
   private async readAll(list: readonly ClusterResource[], kind: Extra['kind'], signal: AbortSignal): Promise<void> {
@@ -139,16 +151,13 @@ export class ClusterInventory {
   }
 
   private apply(vms: readonly ClusterResource[], nodes: NodeRow[]): void {
-    const rows = new Map<number, VmRow>();
-    for (const r of vms) {
+    const changes = this.book.update(vms, (r) => {
       const vmid = r.vmid!;
       const mark = this.markOf(r);
       const ours = mark?.managed && mark.uid ? this.deps.isOurUid?.(this.cluster.id, mark.uid) : undefined;
-      rows.set(vmid, vmRow(this.cluster.id, r, { mark, address: this.guests.address(vmid), startedAt: this.guests.startedAt(vmid), ours }));
-    }
-    const changes = diffRows(this.rows, rows);
+      return { mark, address: this.guests.address(vmid), startedAt: this.guests.startedAt(vmid), ours };
+    });
     const nodesChanged = !sameNodes(this.nodes, nodes);
-    this.rows = rows;
     this.nodes = nodes;
     this.deps.commit(nodesChanged ? { changes, nodes } : { changes });
   }

@@ -27,17 +27,6 @@ export function sameRecord(a: object, b: object): boolean {
   return true;
 }
 
-export function diffRows(before: ReadonlyMap<number, VmRow>, after: ReadonlyMap<number, VmRow>): RowChanges {
-  const changes: RowChanges = { added: [], changed: [], removed: [] };
-  for (const [vmid, row] of after) {
-    const old = before.get(vmid);
-    if (!old) changes.added.push(row);
-    else if (!sameRecord(old, row)) changes.changed.push(row);
-  }
-  for (const vmid of before.keys()) if (!after.has(vmid)) changes.removed.push(vmid);
-  return changes;
-}
-
 export function sameNodes(a: readonly NodeRow[], b: readonly NodeRow[]): boolean {
   return a.length === b.length && a.every((row, i) => sameRecord(row, b[i]!));
 }

@@ -11,31 +11,44 @@ export interface KnownMark {
   createdAt: string | undefined;
 }
 
-const keyOf = (vmid: number, name: string) => `${vmid}\n${name}`;
-
 export function knownMark(mark: Mark): KnownMark {
   return { managed: mark.managed, uid: mark.uid, createdAt: mark.createdAt?.toISOString() };
 }
 
 export class MarkCache {
-  private readonly marks = new Map<string, KnownMark>();
+  /** VMID → name → mark: looked up for every VM on every refresh, so no key text is built. */
+  private readonly marks = new Map<number, Map<string, KnownMark>>();
+  private count = 0;
 
   get(vmid: number, name: string): KnownMark | undefined {
-    return this.marks.get(keyOf(vmid, name));
+    return this.marks.get(vmid)?.get(name);
   }
 
   set(vmid: number, name: string, mark: KnownMark): void {
-    this.marks.set(keyOf(vmid, name), mark);
+    let byName = this.marks.get(vmid);
+    if (!byName) this.marks.set(vmid, (byName = new Map()));
+    if (!byName.has(name)) this.count++;
+    byName.set(name, mark);
   }
 
   /** Forgets the VMs no longer listed, so the cache never outgrows the cluster. */
-  retain(listed: ReadonlyArray<{ vmid: number; name: string }>): void {
-    if (this.marks.size <= listed.length) return;
-    const keep = new Set(listed.map((v) => keyOf(v.vmid, v.name)));
-    for (const key of this.marks.keys()) if (!keep.has(key)) this.marks.delete(key);
+  retain(listed: ReadonlyArray<{ vmid?: number; name?: string }>): void {
+    let named = 0;
+    for (const v of listed) if (v.vmid !== undefined && v.name) named++;
+    if (this.count <= named) return;
+    const keep = new Map<number, Set<string>>();
+    for (const { vmid, name } of listed) if (vmid !== undefined && name) keep.set(vmid, (keep.get(vmid) ?? new Set()).add(name));
+    for (const [vmid, byName] of this.marks) {
+      for (const name of byName.keys()) {
+        if (keep.get(vmid)?.has(name)) continue;
+        byName.delete(name);
+        this.count--;
+      }
+      if (byName.size === 0) this.marks.delete(vmid);
+    }
   }
 
   get size(): number {
-    return this.marks.size;
+    return this.count;
   }
 }

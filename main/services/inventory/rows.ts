@@ -88,3 +88,27 @@ export function vmRow(clusterId: string, r: ClusterResource, facts: RowFacts): V
   if (r.lock) row.lock = r.lock;
   return row;
 }
+
+/**
+ * Whether vmRow would build the same row again: the listing fields it reads
+ * (keep in step with vmRow; spelt out, as a keyed loop is several times
+ * slower here) and its facts (a KnownMark by identity: the cache keeps it).
+ */
+export function sameRowSource(before: { r: ClusterResource; facts: RowFacts }, r: ClusterResource, facts: RowFacts): boolean {
+  const f = before.facts;
+  const b = before.r;
+  return (
+    f.mark === facts.mark &&
+    f.address === facts.address &&
+    f.startedAt === facts.startedAt &&
+    f.ours === facts.ours &&
+    b.vmid === r.vmid &&
+    b.node === r.node &&
+    b.status === r.status &&
+    b.name === r.name &&
+    b.tags === r.tags &&
+    b.maxcpu === r.maxcpu &&
+    b.maxmem === r.maxmem &&
+    b.lock === r.lock
+  );
+}

@@ -17,6 +17,8 @@ interface Guest {
   address?: string;
   uptime: number;
   startedAtMs?: number;
+  /** startedAtMs as ISO text, made once per start rather than on every refresh. */
+  startedAtIso?: string;
   attempts: number;
   nextTryAt: number;
 }
@@ -43,7 +45,10 @@ export class GuestRuntime {
     guest.uptime = uptimeSeconds;
     // Wall time, not the poller's clock: the start is shown as a date.
     const startedAt = Date.now() - uptimeSeconds * 1000;
-    if (guest.startedAtMs === undefined || Math.abs(guest.startedAtMs - startedAt) > START_DRIFT_MS) guest.startedAtMs = startedAt;
+    if (guest.startedAtMs === undefined || Math.abs(guest.startedAtMs - startedAt) > START_DRIFT_MS) {
+      guest.startedAtMs = startedAt;
+      guest.startedAtIso = new Date(startedAt).toISOString();
+    }
     return guest.address === undefined && nowMs >= guest.nextTryAt;
   }
 
@@ -65,11 +70,10 @@ export class GuestRuntime {
   }
 
   startedAt(vmid: number): string | undefined {
-    const ms = this.guests.get(vmid)?.startedAtMs;
-    return ms === undefined ? undefined : new Date(ms).toISOString();
+    return this.guests.get(vmid)?.startedAtIso;
   }
 
-  retain(listed: ReadonlySet<number>): void {
+  retain(listed: { has(vmid: number): boolean }): void {
     for (const vmid of this.guests.keys()) if (!listed.has(vmid)) this.guests.delete(vmid);
   }
 }
