@@ -3,7 +3,7 @@
  * with search, filters, multi-select, a details drawer and delete. Delete
  * (the key) asks to delete the selection; Ctrl+N opens Create proxy.
  */
-import { useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import { EmptyState } from '../../components/common/EmptyState';
 import { ErrorNotice } from '../../components/common/ErrorNotice';
 import { isDialogOpen } from '../../components/common/focusable';
@@ -57,13 +57,18 @@ export function ProxiesView() {
     return () => window.removeEventListener('keydown', onKey);
   });
 
-  const toggle = (r: ProxyRow) =>
-    setSelected((s) => {
-      const next = new Set(s);
-      if (next.has(r.key)) next.delete(r.key);
-      else next.add(r.key);
-      return next;
-    });
+  // Stable callbacks, so the table's memoised rows are not all redrawn on every render.
+  const toggle = useCallback(
+    (r: ProxyRow) =>
+      setSelected((s) => {
+        const next = new Set(s);
+        if (next.has(r.key)) next.delete(r.key);
+        else next.add(r.key);
+        return next;
+      }),
+    [],
+  );
+  const open = useCallback((r: ProxyRow) => setOpenKey(r.key), []);
   const sortBy = (column: SortColumn) => setOrder((o) => ({ column, descending: o.column === column ? !o.descending : false }));
 
   return (
@@ -128,7 +133,7 @@ export function ProxiesView() {
               setSelected(on ? new Set(shown.filter((r) => r.owner !== 'foreign' && r.name).map((r) => r.key)) : new Set())
             }
             openKey={openKey}
-            onOpen={(r) => setOpenKey(r.key)}
+            onOpen={open}
             now={now}
           />
           {openRow && <ProxyDrawer row={openRow} onClose={() => setOpenKey(undefined)} />}

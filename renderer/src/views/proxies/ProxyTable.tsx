@@ -3,12 +3,11 @@
  * in the DOM, so 5,000 VMs scroll and filter like 50. ARIA table roles on
  * plain elements keep it readable; rows carry their index in the whole list.
  */
-import { useRef } from 'react';
+import { useMemo, useRef } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { columns, gridTemplate } from './columns';
+import { ProxyTableRow, ROW_HEIGHT, selectable } from './ProxyTableRow';
 import type { ProxyRow, SortColumn, SortOrder } from './rows';
-
-const ROW_HEIGHT = 34;
 
 export interface ProxyTableProps {
   rows: ProxyRow[];
@@ -22,8 +21,6 @@ export interface ProxyTableProps {
   now: number;
 }
 
-const selectable = (r: ProxyRow) => r.owner !== 'foreign' && r.name !== undefined;
-
 export function ProxyTable({ rows, order, onSort, selected, onToggle, onToggleAll, openKey, onOpen, now }: ProxyTableProps) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({
@@ -32,7 +29,7 @@ export function ProxyTable({ rows, order, onSort, selected, onToggle, onToggleAl
     estimateSize: () => ROW_HEIGHT,
     overscan: 8,
   });
-  const selectableRows = rows.filter(selectable);
+  const selectableRows = useMemo(() => rows.filter(selectable), [rows]);
   const allSelected = selectableRows.length > 0 && selectableRows.every((r) => selected.has(r.key));
 
   return (
@@ -65,46 +62,20 @@ export function ProxyTable({ rows, order, onSort, selected, onToggle, onToggleAl
         <div role="rowgroup" style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
           {virtualizer.getVirtualItems().map((item) => {
             const row = rows[item.index];
-            if (!row) return null;
-            const isSelected = selected.has(row.key);
             return (
-              <div
-                key={row.key}
-                role="row"
-                aria-rowindex={item.index + 2}
-                aria-selected={isSelected}
-                data-open={openKey === row.key || undefined}
-                className="proxy-row"
-                style={{ gridTemplateColumns: gridTemplate, transform: `translateY(${item.start}px)`, height: ROW_HEIGHT }}
-                onClick={() => onOpen(row)}
-              >
-                <div role="cell" className="cell-check" onClick={(e) => e.stopPropagation()}>
-                  <input
-                    type="checkbox"
-                    aria-label={`Select ${row.name ?? `VM ${row.vmid}`}`}
-                    checked={isSelected}
-                    disabled={!selectable(row)}
-                    title={selectable(row) ? undefined : 'Not made by Egress Desk or not named yet: cannot be deleted from here.'}
-                    onChange={() => onToggle(row)}
-                  />
-                </div>
-                {columns.map((c) => (
-                  <div key={c.id} role="cell" className={`cell-${c.id}`}>
-                    {c.id === 'name' ? (
-                      <button
-                        type="button"
-                        className="link-button"
-                        aria-label={`Details of ${row.name ?? `VM ${row.vmid}`}`}
-                        onClick={() => onOpen(row)}
-                      >
-                        {c.cell(row, now)}
-                      </button>
-                    ) : (
-                      c.cell(row, now)
-                    )}
-                  </div>
-                ))}
-              </div>
+              row && (
+                <ProxyTableRow
+                  key={row.key}
+                  row={row}
+                  index={item.index}
+                  start={item.start}
+                  isSelected={selected.has(row.key)}
+                  isOpen={openKey === row.key}
+                  now={now}
+                  onToggle={onToggle}
+                  onOpen={onOpen}
+                />
+              )
             );
           })}
         </div>

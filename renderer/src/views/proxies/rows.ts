@@ -14,14 +14,21 @@ export interface ProxyRow extends VmRow {
 
 export const rowKey = (clusterId: string, vmid: number) => `${clusterId}/${vmid}`;
 
+// A delta keeps the VmRow objects it did not change, so their table rows (and search text) are kept too.
+const proxyRowCache = new WeakMap<VmRow, ProxyRow>();
+
+function proxyRowOf(vm: VmRow, c: ClusterInventory): ProxyRow {
+  const cached = proxyRowCache.get(vm);
+  if (cached?.clusterName === c.name && cached.clusterId === c.clusterId) return cached;
+  const haystack = [vm.name, vm.address, String(vm.vmid), vm.uid, vm.node, c.name].filter(Boolean).join(' ').toLowerCase();
+  const row = { ...vm, key: rowKey(c.clusterId, vm.vmid), clusterName: c.name, haystack };
+  proxyRowCache.set(vm, row);
+  return row;
+}
+
 export function flattenRows(clusters: readonly ClusterInventory[]): ProxyRow[] {
   const rows: ProxyRow[] = [];
-  for (const c of clusters) {
-    for (const vm of c.vms) {
-      const haystack = [vm.name, vm.address, String(vm.vmid), vm.uid, vm.node, c.name].filter(Boolean).join(' ').toLowerCase();
-      rows.push({ ...vm, key: rowKey(c.clusterId, vm.vmid), clusterName: c.name, haystack });
-    }
-  }
+  for (const c of clusters) for (const vm of c.vms) rows.push(proxyRowOf(vm, c));
   return rows;
 }
 
