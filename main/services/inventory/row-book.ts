@@ -10,6 +10,7 @@ import { sameRecord, type RowChanges } from './diff';
 import { sameRowSource, vmRow, type RowFacts } from './rows';
 
 interface Entry {
+  /** The listing entry the row was built from. */
   r: ClusterResource;
   facts: RowFacts;
   row: VmRow;
@@ -34,7 +35,8 @@ export class RowBook {
       const facts = factsOf(r);
       const entry = this.entries.get(vmid);
       if (entry && entry.seen !== seen && sameRowSource(entry, r, facts)) {
-        entry.r = r;
+        // The entry keeps its first source (equal where it counts): holding on to every listing would move
+        // each one to the old generation just before it dies, and a major collection would follow.
         entry.seen = seen;
         continue;
       }
