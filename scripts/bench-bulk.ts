@@ -1,14 +1,15 @@
 /**
  * A bulk create as the app runs it: `createProxies` with count 20 and
- * automatic placement, through the task manager (its slots: 2 tasks per
- * node, 6 in all), against the demo cluster with all three nodes online.
+ * automatic placement, through the task manager (its default slots), against
+ * the demo cluster with all three nodes online.
  * Realistic durations (timeScale 1: clone 3 s, upload 1 s, resize 1 s,
  * start 1 s), the same for the single create and the bulk one.
  *
  * Reports the bulk's wall time over one create's (goal <= 1.5) and, observed
  * at the simulator on every request it answers, the most proxies being built
- * at once per node they land on; at the client, the most API requests in flight
- * per node. Prints numbers; asserts nothing.
+ * at once per node they land on; at the client, the most API calls open per
+ * node (queued or on the wire) and the most on the wire, which the client's
+ * per-node request limit bounds. Prints numbers; asserts nothing.
  *
  *   npx tsx scripts/bench-bulk.ts [count=20]
  */
@@ -17,6 +18,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createProvider, defaultBudgets } from '../main/core';
 import type { PveApi } from '../main/core/pve/api';
+import { DEFAULT_REQUESTS_PER_NODE } from '../main/core/pve/node-gate';
 import { createLogger } from '../main/log/logger';
 import { defaultLimits } from '../main/services/tasks/slots';
 import { createTaskManager } from '../main/services/tasks/task-manager';
@@ -127,7 +129,15 @@ try {
   console.log(
     `most Proxmox tasks running per executing node (clones run where the template is) ${JSON.stringify(Object.fromEntries(mostByRunner))}`,
   );
-  console.log(`most API requests in flight per addressed node (at the client) ${JSON.stringify(Object.fromEntries(mostInFlight))}`);
+  console.log(
+    `most API calls open per addressed node, queued or on the wire (at the client) ${JSON.stringify(Object.fromEntries(mostInFlight))}`,
+  );
+  const onWire = env.client.peakRequestsPerNode();
+  const worstWire = Math.max(...Object.values(onWire));
+  console.log(`most requests on the wire per node ${JSON.stringify(onWire)}`);
+  console.log(
+    `per-node request limit ${DEFAULT_REQUESTS_PER_NODE}: ${worstWire <= DEFAULT_REQUESTS_PER_NODE ? 'held' : 'BROKEN'} (most ${worstWire})`,
+  );
   console.log(`per-node limit ${defaultLimits.perNode}: ${worstTasks <= defaultLimits.perNode ? 'held' : 'BROKEN'} (most ${worstTasks})`);
 } finally {
   await manager.close();

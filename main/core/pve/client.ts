@@ -13,7 +13,11 @@ import * as S from './schemas';
 import { createTransport, type Exchange, type TransportOptions } from './transport';
 
 export type PveClientOptions = TransportOptions;
-export type PveClient = PveApi & { close(): Promise<void> };
+export type PveClient = PveApi & {
+  /** The most requests that were in flight at once, per node (the per-node limit holds them to maxRequestsPerNode). */
+  peakRequestsPerNode(): Record<string, number>;
+  close(): Promise<void>;
+};
 
 export function createPveClient(options: PveClientOptions): PveClient {
   const transport = createTransport(options);
@@ -142,6 +146,7 @@ export function createPveClient(options: PveClientOptions): PveClient {
       call(S.NetworkSchema, { method: 'GET', template: '/nodes/{node}/network', params: { node }, query: { type }, signal: o?.signal }),
     permissions: (path, o) =>
       call(S.PermissionsSchema, { method: 'GET', template: '/access/permissions', query: { path }, signal: o?.signal }),
+    peakRequestsPerNode: () => transport.peakRequestsPerNode(),
     close: () => transport.close(),
   };
 }

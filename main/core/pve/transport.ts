@@ -10,6 +10,7 @@ import type { Logger } from '../../log/logger';
 import { redactSecrets } from '../../log/secrets';
 import { apiErrorFromAnswer } from './answer';
 import { createVerifyingConnector, CONNECT_TIMEOUT_MS } from './connector';
+import { NodeGate } from './node-gate';
 import { ApiError, ClassifiedError, TlsVerificationError, TransportError, type CallSite } from './errors';
 import { fillPath, queryString, type PathParams } from './path';
 import type { TlsChoice } from './tls-choice';
@@ -24,6 +25,8 @@ export interface TransportOptions {
   token: TokenSource;
   requestTimeoutMs?: number;
   connectTimeoutMs?: number;
+  /** Requests in flight at once per Proxmox node (default 4); calls not addressed to a node are not limited. */
+  maxRequestsPerNode?: number;
   logger: Logger;
 }
 
@@ -41,6 +44,8 @@ export interface Exchange {
 export interface Transport {
   /** The body text of a 2xx answer; throws ApiError, TransportError, TlsVerificationError, TokenFileError. */
   send(exchange: Exchange): Promise<string>;
+  /** The most requests that were in flight at once, per node. */
+  peakRequestsPerNode(): Record<string, number>;
   close(): Promise<void>;
 }
 
@@ -68,15 +73,20 @@ export function createTransport(options: TransportOptions): Transport {
     });
   }
 
+  const gate = new NodeGate(options.maxRequestsPerNode);
+
   async function send(ex: Exchange): Promise<string> {
     const path = fillPath(ex.template, ex.params);
     const call: CallSite = { method: ex.method, path };
     const started = performance.now();
     const timeout = AbortSignal.timeout(timeoutMs);
     const signal = ex.signal ? AbortSignal.any([ex.signal, timeout]) : timeout;
+    const node = ex.params?.node;
+    let leave: (() => void) | undefined;
     let status: number | string = 'error';
     try {
       signal.throwIfAborted();
+      if (typeof node === 'string') leave = await gate.enter(node, signal);
       const token = await readToken(options.token);
       const headers: Record<string, string> = { authorization: authorizationHeader(token), accept: 'application/json' };
       let body: Dispatcher.DispatchOptions['body'];
@@ -104,6 +114,7 @@ export function createTransport(options: TransportOptions): Transport {
     } catch (err) {
       throw toClientError(err, call, { cancelled: ex.signal?.aborted === true, timedOut: timeout.aborted, timeoutMs });
     } finally {
+      leave?.();
       options.logger.debug('pve call', {
         method: ex.method,
         path: ex.template,
@@ -113,7 +124,7 @@ export function createTransport(options: TransportOptions): Transport {
     }
   }
 
-  return { send, close: () => agent.close() };
+  return { send, peakRequestsPerNode: () => gate.peaks(), close: () => agent.close() };
 }
 
 interface AbortState {
