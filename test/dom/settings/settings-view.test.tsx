@@ -22,6 +22,21 @@ beforeEach(() => {
 afterEach(cleanup);
 
 describe('Settings view', () => {
+  it('asks for a missing session secret and sends it with the profile unchanged', async () => {
+    const held = profile();
+    useProfiles.setState({ list: profilesList([{ ...held, secretAvailable: false }]) });
+    stub.answer('profiles.save', () => ({ ok: true, value: held }));
+    stub.answer('profiles.list', () => ({ ok: true, value: profilesList([held]) }));
+    render(<SettingsView />);
+    fireEvent.click(screen.getByRole('button', { name: 'Enter the token secret for homelab' }));
+    const dialog = screen.getByRole('dialog', { name: 'Token secret for homelab' });
+    fireEvent.change(within(dialog).getByLabelText('Token secret'), { target: { value: 'a-new-secret-value' } });
+    await act(async () => fireEvent.click(within(dialog).getByRole('button', { name: 'Save secret' })));
+    const { id, demo: _d, secretAvailable: _s, createdAt: _c, updatedAt: _u, ...fields } = held;
+    expect(stub.calls.find(([c]) => c === 'profiles.save')?.[1]).toEqual({ id, profile: fields, secret: 'a-new-secret-value' });
+    expect(screen.queryByRole('dialog', { name: 'Token secret for homelab' })).toBeNull();
+  });
+
   it('removes a cluster only after a confirmation that names it; the demo cannot be removed', async () => {
     render(<SettingsView />);
     expect(screen.getByRole('button', { name: 'Remove Demo' }).hasAttribute('disabled')).toBe(true);

@@ -4,10 +4,12 @@ import type { ProfileSummary } from '../../../../shared/domain/profile';
 import type { AppErrorValue } from '../../../../shared/errors';
 import { ConfirmDialog, ErrorNotice, StateBadge } from '../../components/common';
 import { clustersOf, useProfiles } from '../../stores/profiles';
+import { SecretDialog } from './SecretDialog';
 
 export function ClustersSection({ onConnect }: { onConnect: () => void }) {
   const list = useProfiles((s) => s.list);
   const [removing, setRemoving] = useState<ProfileSummary>();
+  const [needsSecret, setNeedsSecret] = useState<ProfileSummary>();
   const [error, setError] = useState<AppErrorValue>();
   const clusters = clustersOf(list);
 
@@ -43,6 +45,11 @@ export function ClustersSection({ onConnect }: { onConnect: () => void }) {
                 {p.url} · {p.token.secretStorage === 'file' ? `token file ${p.token.tokenFile}` : p.token.tokenId} · TLS {p.tls.mode}
               </div>
             </div>
+            {!p.secretAvailable && p.token.secretStorage !== 'file' && (
+              <button type="button" aria-label={`Enter the token secret for ${p.name}`} onClick={() => setNeedsSecret(p)}>
+                Enter secret
+              </button>
+            )}
             <button
               type="button"
               aria-label={`Remove ${p.name}`}
@@ -58,6 +65,7 @@ export function ClustersSection({ onConnect }: { onConnect: () => void }) {
       <button type="button" className="primary" onClick={onConnect}>
         Connect a cluster
       </button>
+      {needsSecret && <SecretDialog profile={needsSecret} onClose={() => setNeedsSecret(undefined)} />}
       {removing && (
         <ConfirmDialog
           title="Remove cluster"
