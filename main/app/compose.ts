@@ -8,6 +8,7 @@ import { createEventBus, type EventBus } from '../ipc/event-bus';
 import { createRouter, type Handlers, type Router } from '../ipc/router';
 import type { Logger } from '../log/logger';
 import { appHandlers } from './app-handlers';
+import type { ProxyOrigin } from '../services/tasks/task-manager';
 import { createTaskServices, type TaskServicesOptions } from '../services/tasks/task-services';
 import { startDemoCluster } from '../services/demo/demo-cluster';
 import { createProfileService, profilesHandlers, type DocumentStoreOpener, type ProfileService } from '../services/profiles';
@@ -62,11 +63,11 @@ export function composeApp(options: ComposeOptions): ComposedApp {
   if (demo === 'force' || (demo === 'auto' && profiles.isEmpty)) profiles.startDemo(() => startDemoCluster(logger));
 
   const resolveProfile = options.doctorProfiles ?? profileFromDirectory(profiles.directory);
-  // The inventory asks the task history whether a marked VM is one of ours; the manager is built just below.
-  const taskHistory: { madeProxy?: (clusterId: string, uid: string) => boolean | undefined } = {};
+  // The inventory asks the task history which marked VMs this app made, and from what; the manager is built just below.
+  const taskHistory: { proxyOrigin?: (clusterId: string, uid: string) => ProxyOrigin | undefined } = {};
   const monitoring = createMonitoring(profiles.directory, bus, logger, {
     ...options.monitoring,
-    inventory: { isOurUid: (clusterId, uid) => taskHistory.madeProxy?.(clusterId, uid), ...options.monitoring?.inventory },
+    inventory: { proxyOrigin: (clusterId, uid) => taskHistory.proxyOrigin?.(clusterId, uid), ...options.monitoring?.inventory },
   });
   const taskServices = createTaskServices({
     directory: profiles.directory,
@@ -83,7 +84,7 @@ export function composeApp(options: ComposeOptions): ComposedApp {
     },
     ...options.tasks,
   });
-  taskHistory.madeProxy = taskServices.tasks.madeProxy;
+  taskHistory.proxyOrigin = taskServices.tasks.proxyOrigin;
 
   // One spread per area; the type makes a missing area a compile error.
   const handlers: Handlers = {

@@ -35,8 +35,11 @@ export const VmRow = z
     createdAt: z.string().optional(),
     uid: z.string().optional(),
     owner: VmOwner,
-    /** True when the mark's UID is one of this app's tasks; absent when nobody told the inventory. */
+    /** For a marked VM: true when this app made it (its task history knows the UID), false when it has no record of it. */
     ours: z.boolean().optional(),
+    /** The profile's template and machine type keys the app made it with; absent for VMs it did not make. */
+    template: z.string().optional(),
+    machineType: z.string().optional(),
     tags: z.array(z.string()),
     lock: z.string().optional(),
   })

@@ -31,7 +31,8 @@ export interface ClusterInventoryDeps {
   maxInFlight: number;
   agentRetry: AgentRetry;
   /** Whether a mark's UID belongs to one of this app's tasks; undefined when nobody can say. */
-  isOurUid?: (clusterId: string, uid: string) => boolean | undefined;
+  /** What this app made a marked VM from (its task history); undefined when it did not make it. */
+  proxyOrigin?: (clusterId: string, uid: string) => { template: string; machineType: string } | undefined;
   commit(commit: Commit): void;
 }
 
@@ -154,8 +155,9 @@ export class ClusterInventory {
     const changes = this.book.update(vms, (r) => {
       const vmid = r.vmid!;
       const mark = this.markOf(r);
-      const ours = mark?.managed && mark.uid ? this.deps.isOurUid?.(this.cluster.id, mark.uid) : undefined;
-      return { mark, address: this.guests.address(vmid), startedAt: this.guests.startedAt(vmid), ours };
+      const ask = this.deps.proxyOrigin;
+      const origin = mark?.managed && mark.uid && ask ? (ask(this.cluster.id, mark.uid) ?? null) : undefined;
+      return { mark, address: this.guests.address(vmid), startedAt: this.guests.startedAt(vmid), origin };
     });
     const nodesChanged = !sameNodes(this.nodes, nodes);
     this.nodes = nodes;

@@ -62,7 +62,8 @@ export interface RowFacts {
   mark: KnownMark | undefined;
   address: string | undefined;
   startedAt: string | undefined;
-  ours: boolean | undefined;
+  /** What this app made the VM from (its task history); null when it has no record of making it; undefined when not asked. */
+  origin: { template: string; machineType: string } | null | undefined;
 }
 
 export function vmRow(clusterId: string, r: ClusterResource, facts: RowFacts): VmRow {
@@ -84,7 +85,11 @@ export function vmRow(clusterId: string, r: ClusterResource, facts: RowFacts): V
   if (facts.startedAt && r.status === 'running') row.startedAt = facts.startedAt;
   if (marked && mark.createdAt) row.createdAt = mark.createdAt;
   if (marked && mark.uid) row.uid = mark.uid;
-  if (marked && facts.ours !== undefined) row.ours = facts.ours;
+  if (marked && facts.origin) {
+    row.ours = true;
+    row.template = facts.origin.template;
+    row.machineType = facts.origin.machineType;
+  } else if (marked && facts.origin === null) row.ours = false;
   if (r.lock) row.lock = r.lock;
   return row;
 }
@@ -101,7 +106,9 @@ export function sameRowSource(before: { r: ClusterResource; facts: RowFacts }, r
     f.mark === facts.mark &&
     f.address === facts.address &&
     f.startedAt === facts.startedAt &&
-    f.ours === facts.ours &&
+    (f.origin === null) === (facts.origin === null) &&
+    f.origin?.template === facts.origin?.template &&
+    f.origin?.machineType === facts.origin?.machineType &&
     b.vmid === r.vmid &&
     b.node === r.node &&
     b.status === r.status &&

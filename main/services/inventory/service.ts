@@ -37,7 +37,8 @@ export interface InventoryOptions {
   maxInFlight?: number;
   agentRetry?: AgentRetry;
   timers?: Timers;
-  isOurUid?: (clusterId: string, uid: string) => boolean | undefined;
+  /** What this app made a marked VM from (its task history); undefined when it did not make it. */
+  proxyOrigin?: (clusterId: string, uid: string) => { template: string; machineType: string } | undefined;
 }
 
 export interface InventoryService {
@@ -87,7 +88,7 @@ export function createInventoryService(options: InventoryOptions): InventoryServ
       now: () => timers.now(),
       maxInFlight: options.maxInFlight ?? 3,
       agentRetry: options.agentRetry ?? defaultAgentRetry,
-      isOurUid: options.isOurUid,
+      proxyOrigin: options.proxyOrigin,
       commit: ({ changes, nodes }) => {
         if (entries.get(cluster.id) !== entry || (isEmpty(changes) && !nodes)) return;
         publish(cluster.id, nodes ? { ...changes, nodes } : changes);

@@ -25,6 +25,12 @@ import { applyProgress, failRunningStep, freshSteps } from './steps';
 import { finishedStates, holdsItsName, nameOf, toView, type TaskInput, type TaskRecord } from './task-record';
 import { TaskStore } from './task-store';
 
+/** Catalogue keys of the profile a proxy was made from. */
+export interface ProxyOrigin {
+  template: string;
+  machineType: string;
+}
+
 export interface TaskManagerOptions {
   directory: ClusterDirectory;
   /** Where the journal (and the key that seals cloud-init texts) lives. */
@@ -81,6 +87,15 @@ export function createTaskManager(o: TaskManagerOptions) {
     now,
     publish: (payload) => publish({ name: 'tasks.update', payload }),
   });
+
+  // Which proxies this app made, and from what: the inventory labels rows with it. Indexed once, kept in step on
+  // each create, so a refresh over thousands of VMs costs one map lookup per marked VM.
+  const origins = new Map<string, ProxyOrigin>();
+  const noteOrigin = (t: TaskRecord) => {
+    if (t.input.kind === 'create-proxy')
+      origins.set(`${t.clusterId}/${t.input.uid}`, { template: t.input.template, machineType: t.input.machineType });
+  };
+  for (const t of store.all()) noteOrigin(t);
 
   const names: NameGuard = {
     busy: (clusterId, name, exceptId) =>
@@ -292,6 +307,7 @@ export function createTaskManager(o: TaskManagerOptions) {
       ),
     );
     if (parent) store.put({ ...parent, childIds: tasks.map((t) => t.id) });
+    for (const t of tasks) noteOrigin(t);
     for (const t of tasks) submit(t);
     return { ...(parent ? { parentId: parent.id } : {}), taskIds: tasks.map((t) => t.id) };
   }
@@ -430,9 +446,8 @@ export function createTaskManager(o: TaskManagerOptions) {
         .map(toView)
         .sort((a, b) => b.createdAt.localeCompare(a.createdAt)),
     get: (id: string): TaskView => toView(mustGet(id)),
-    /** True when a create task of this app (in the kept history) made the proxy with this UID; undefined when unknown. */
-    madeProxy: (clusterId: string, uid: string): boolean | undefined =>
-      store.all().some((t) => t.clusterId === clusterId && t.input.kind === 'create-proxy' && t.input.uid === uid) || undefined,
+    /** The template and machine type this app made the proxy with; undefined when this app did not make it (or forgot). */
+    proxyOrigin: (clusterId: string, uid: string): ProxyOrigin | undefined => origins.get(`${clusterId}/${uid}`),
     createProxies,
     deleteProxies,
     cancel,

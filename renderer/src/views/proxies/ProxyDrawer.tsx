@@ -113,6 +113,18 @@ export function ProxyDrawer({ row, onClose }: { row: ProxyRow; onClose: () => vo
           <dd>
             <StateBadge state={row.state} /> (Proxmox says “{row.status}”{row.lock ? `, locked: ${row.lock}` : ''})
           </dd>
+          {row.template && (
+            <>
+              <dt>Template</dt>
+              <dd>{row.template}</dd>
+            </>
+          )}
+          {row.machineType && (
+            <>
+              <dt>Machine type</dt>
+              <dd>{row.machineType}</dd>
+            </>
+          )}
           <dt>CPU and memory</dt>
           <dd>
             {row.cores ?? '?'} vCPU, {row.memoryMiB !== undefined ? formatBytes(row.memoryMiB * 1024 * 1024) : '?'}

@@ -10,7 +10,7 @@ export interface Column {
   sort?: SortColumn;
   /** A CSS grid track size. */
   width: string;
-  /** Shown as the header's tooltip when the column cannot be filled yet. */
+  /** The header's tooltip: why the column can be empty for some rows. */
   missing?: string;
   cell(row: ProxyRow, now: number): ReactNode;
 }
@@ -23,7 +23,7 @@ function machine(r: ProxyRow): string {
 
 const ageText = (r: ProxyRow, now: number) => (r.createdAt ? formatDuration((now - Date.parse(r.createdAt)) / 1000) : '—');
 
-const notInInventory = 'Main does not report the template a VM was cloned from yet, so this column stays empty.';
+const notKnown = 'Proxmox does not record which template a VM was cloned from: the app knows it for the proxies it made.';
 
 export const columns: Column[] = [
   {
@@ -49,8 +49,14 @@ export const columns: Column[] = [
   { id: 'address', header: 'Address', sort: 'address', width: 'minmax(110px, 1fr)', cell: (r) => r.address ?? '—' },
   { id: 'node', header: 'Node', sort: 'node', width: 'minmax(80px, 1fr)', cell: (r) => r.node },
   { id: 'vmid', header: 'VMID', sort: 'vmid', width: '70px', cell: (r) => r.vmid },
-  { id: 'template', header: 'Template', width: 'minmax(80px, 1fr)', missing: notInInventory, cell: () => '—' },
-  { id: 'machine', header: 'Machine type', sort: 'machine', width: 'minmax(110px, 1fr)', cell: machine },
+  { id: 'template', header: 'Template', width: 'minmax(80px, 1fr)', missing: notKnown, cell: (r) => r.template ?? '—' },
+  {
+    id: 'machine',
+    header: 'Machine type',
+    sort: 'machine',
+    width: 'minmax(110px, 1fr)',
+    cell: (r) => (r.machineType ? `${r.machineType} · ${machine(r)}` : machine(r)),
+  },
   { id: 'age', header: 'Age', sort: 'age', width: '90px', cell: (r, now) => ageText(r, now) },
   { id: 'uid', header: 'UID', sort: 'uid', width: 'minmax(120px, 1.5fr)', cell: (r) => <span className="mono">{r.uid ?? '—'}</span> },
 ];

@@ -125,7 +125,8 @@ export function ownerLabel(r: Pick<VmRow, 'owner' | 'ours'>): { label: string; t
     return {
       label: 'operator-made',
       tone: 'neutral',
-      title: 'Carries the proxy mark, but no task of this app made it: likely the Kubernetes operator.',
+      title:
+        'Carries the proxy mark, but this app has no record of making it: the Kubernetes operator, another copy of the app, or older than the task history.',
     };
   return { label: 'marked', tone: 'ok', title: 'Carries the proxy mark.' };
 }

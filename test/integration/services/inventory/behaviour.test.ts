@@ -218,3 +218,23 @@ describe('inventory failure and recovery', () => {
     expect(row(100_001)).toMatchObject({ state: 'running' });
   });
 });
+
+describe('who made a marked VM', () => {
+  it('labels the proxies this app made with their template and machine type, and the others as not made here', async () => {
+    const madeHere = '00000000-0000-4000-8000-000000100001';
+    const asked: string[] = [];
+    h = await startInventory(
+      { proxies: 2 },
+      {
+        proxyOrigin: (clusterId, uid) => {
+          asked.push(`${clusterId}/${uid}`);
+          return uid === madeHere ? { template: 'debian-13', machineType: 'small' } : undefined;
+        },
+      },
+    );
+    expect(row(100_001)).toMatchObject({ owner: 'marked', ours: true, template: 'debian-13', machineType: 'small' });
+    expect(row(100_000)).toMatchObject({ owner: 'marked', ours: false });
+    expect(row(100_000)?.template).toBeUndefined();
+    expect(asked).toContain(`sim/${madeHere}`);
+  });
+});

@@ -20,7 +20,7 @@ const vm = (vmid: number, extra: Partial<ClusterResource> = {}): ClusterResource
 const mark = { managed: true, uid: 'u-1', createdAt: '2026-01-01T00:00:00.000Z' };
 const facts =
   (address?: string): ((r: ClusterResource) => RowFacts) =>
-  () => ({ mark, address, startedAt: undefined, ours: true });
+  () => ({ mark, address, startedAt: undefined, origin: { template: 'debian-13', machineType: 'small' } });
 
 describe('RowBook', () => {
   it('reports every VM as added at first, then nothing while the listing only ticks uptimes', () => {
@@ -47,7 +47,12 @@ describe('RowBook', () => {
   it('does not report a rebuilt row that looks the same (a new but equal mark)', () => {
     const book = new RowBook('c1');
     book.update([vm(1)], facts());
-    const sameMark = () => ({ mark: { ...mark }, address: undefined, startedAt: undefined, ours: true });
+    const sameMark = () => ({
+      mark: { ...mark },
+      address: undefined,
+      startedAt: undefined,
+      origin: { template: 'debian-13', machineType: 'small' },
+    });
     expect(book.update([vm(1)], sameMark)).toEqual({ added: [], changed: [], removed: [] });
   });
 });
