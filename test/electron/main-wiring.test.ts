@@ -31,6 +31,11 @@ describe('Electron main entry, under a stand-in electron module', () => {
     void createFakeElectron;
   });
 
+  it('tells the inventory when the window is hidden or minimised, so polling slows down', () => {
+    const window = fake.windows[0]!;
+    for (const event of ['show', 'hide', 'minimize', 'restore']) expect(window.listenerCount(event)).toBeGreaterThan(0);
+  });
+
   it('opens exactly one window, with the security checklist webPreferences', () => {
     expect(fake.windows).toHaveLength(1);
     const prefs = fake.windows[0]!.options.webPreferences as Record<string, unknown>;
