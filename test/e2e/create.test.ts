@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { chromiumMissingReason, launchChromium } from '../support/browser';
+import { chromiumMissingReason, launchChromium, watchPageProblems } from '../support/browser';
 import { screenshotPath } from '../support/screenshots';
 import { rendererMissingReason, startTestHost, type TestHost } from '../support/web-host';
 
@@ -19,18 +19,14 @@ describe.skipIf(skipReason !== undefined)('create proxies in the browser against
   let t: TestHost;
   let browser: Browser;
   let page: Page;
-  const pageErrors: string[] = [];
-  const cspViolations: string[] = [];
+  const problems: string[] = [];
 
   beforeAll(async () => {
     t = await startTestHost({ demoTimeScale: 0.02, monitoring: { inventory: { visibleIntervalMs: 300 } } });
     await t.demo;
     browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-    page.on('pageerror', (e) => pageErrors.push(e.message));
-    page.on('console', (m) => {
-      if (/Content Security Policy/i.test(m.text())) cspViolations.push(m.text());
-    });
+    watchPageProblems(page, problems);
     await page.goto(t.host.url);
     await page.getByRole('button', { name: 'Proxies' }).click();
   });
@@ -115,7 +111,6 @@ describe.skipIf(skipReason !== undefined)('create proxies in the browser against
   });
 
   it('ran without page errors or CSP violations (CodeMirror included)', () => {
-    expect(pageErrors).toEqual([]);
-    expect(cspViolations).toEqual([]);
+    expect(problems).toEqual([]);
   });
 });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { chromiumMissingReason, launchChromium } from '../support/browser';
+import { chromiumMissingReason, launchChromium, watchPageProblems } from '../support/browser';
 import { screenshotPath } from '../support/screenshots';
 import { rendererMissingReason, startTestHost, type TestHost } from '../support/web-host';
 
@@ -11,17 +11,13 @@ describe.skipIf(skipReason !== undefined)('the app shell in browser mode', () =>
   let t: TestHost;
   let browser: Browser;
   let page: Page;
-  const pageErrors: string[] = [];
-  const cspViolations: string[] = [];
+  const problems: string[] = [];
 
   beforeAll(async () => {
     t = await startTestHost();
     browser = await launchChromium();
     page = await browser.newPage();
-    page.on('pageerror', (e) => pageErrors.push(e.message));
-    page.on('console', (m) => {
-      if (/Content Security Policy/i.test(m.text())) cspViolations.push(m.text());
-    });
+    watchPageProblems(page, problems);
     await page.goto(t.host.url);
   });
 
@@ -72,7 +68,6 @@ describe.skipIf(skipReason !== undefined)('the app shell in browser mode', () =>
 
   it('ran without page errors or CSP violations, and exposes no preload API in browser mode', async () => {
     expect(await page.evaluate(() => 'egressDesk' in window)).toBe(false);
-    expect(pageErrors).toEqual([]);
-    expect(cspViolations).toEqual([]);
+    expect(problems).toEqual([]);
   });
 });

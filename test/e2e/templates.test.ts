@@ -1,7 +1,7 @@
 /** The Templates view in Chromium against the demo cluster: the catalogue with the doctor's verdicts, read-only for the built-in demo; screenshots. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { chromiumMissingReason, launchChromium } from '../support/browser';
+import { chromiumMissingReason, launchChromium, watchPageProblems } from '../support/browser';
 import { screenshotPath } from '../support/screenshots';
 import { rendererMissingReason, startTestHost, type TestHost } from '../support/web-host';
 
@@ -18,10 +18,7 @@ describe.skipIf(skipReason !== undefined)('Templates: the catalogue with verdict
     t = await startTestHost({ demoTimeScale: 0.02 });
     browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 1024, height: 640 } });
-    page.on('pageerror', (e) => problems.push(e.message));
-    page.on('console', (m) => {
-      if (/Content Security Policy/i.test(m.text())) problems.push(m.text());
-    });
+    watchPageProblems(page, problems);
     await page.goto(t.host.url);
     await page.getByRole('button', { name: 'Templates' }).click();
   });

@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { startSimulator, type Simulator } from '../../main/simulator';
-import { chromiumMissingReason, launchChromium } from '../support/browser';
+import { chromiumMissingReason, launchChromium, watchPageProblems } from '../support/browser';
 import { screenshotPath } from '../support/screenshots';
 import { rendererMissingReason, startTestHost, type TestHost } from '../support/web-host';
 
@@ -40,10 +40,7 @@ describe.skipIf(skipReason !== undefined)('Settings: connect a cluster through t
     t = await startTestHost({ demoTimeScale: 0.02, monitoring: { health: { intervalMs: 500 } } });
     browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 1024, height: 720 } });
-    page.on('pageerror', (e) => problems.push(e.message));
-    page.on('console', (m) => {
-      if (/Content Security Policy/i.test(m.text())) problems.push(m.text());
-    });
+    watchPageProblems(page, problems);
     await page.goto(t.host.url);
     await page.getByRole('button', { name: 'Settings' }).click();
   });

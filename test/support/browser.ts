@@ -4,7 +4,7 @@
  * produce refused connections.
  */
 import { existsSync } from 'node:fs';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
@@ -28,5 +28,13 @@ export async function launchChromium(): Promise<Browser> {
       '--disable-sync',
       '--disable-default-apps',
     ],
+  });
+}
+
+/** Collects what a page must never do into `problems`: an uncaught error, or a Content Security Policy violation. */
+export function watchPageProblems(page: Page, problems: string[]): void {
+  page.on('pageerror', (e) => problems.push(e.message));
+  page.on('console', (m) => {
+    if (/Content Security Policy/i.test(m.text())) problems.push(m.text());
   });
 }
