@@ -3,7 +3,8 @@
  * opens the one window, and binds the contract to IPC; everything the app
  * does lives in the plain-Node composition root (app/compose.ts).
  */
-import { app, BrowserWindow, protocol, session, shell } from 'electron';
+import { app, BrowserWindow, dialog, protocol, session, shell } from 'electron';
+import { mkdirSync, openSync, renameSync, statSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { composeApp } from './app/compose';
 import { nodeRuntime } from './app/runtime-info';
@@ -12,7 +13,7 @@ import { createElectronNotifier } from './electron/notifier';
 import { createSafeStorageVault } from './electron/safe-storage';
 import { ElectronWindowVisibility } from './electron/window-visibility';
 import { bindIpc } from './ipc/bind-electron';
-import { createLogger } from './log/logger';
+import { createLogger, type LogSink } from './log/logger';
 import { APP_INDEX_URL, APP_ORIGIN, appSchemePrivileges, serveAppProtocol } from './security/app-protocol';
 import { lockNavigation } from './security/navigation';
 import { denyAllPermissions } from './security/permissions';
@@ -20,7 +21,70 @@ import { enforceCsp } from './security/session-csp';
 import { secureWindowOptions } from './security/window-options';
 
 const isDev = !app.isPackaged && Boolean(process.env.ELECTRON_RENDERER_URL);
-const logger = createLogger({ level: isDev ? 'debug' : 'info' });
+
+/** Rolled over to main.old.log at start once it passes this size. */
+const MAX_LOG_BYTES = 10 * 1024 * 1024;
+
+/**
+ * The log file: `main.log` in Electron's logs folder (inside the user data
+ * folder on Linux and Windows, ~/Library/Logs on macOS), private to the user.
+ * Each line is written synchronously, so a line logged just before a fatal
+ * error is on disk when the error box names the file. Without a file (the
+ * folder cannot be made), logging goes on to stderr alone.
+ */
+function openLogFile(): { path?: string; sink?: LogSink; problem?: string } {
+  try {
+    app.setAppLogsPath();
+    const dir = app.getPath('logs');
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const path = join(dir, 'main.log');
+    try {
+      if (statSync(path).size > MAX_LOG_BYTES) renameSync(path, join(dir, 'main.old.log'));
+    } catch {
+      // no log yet
+    }
+    const fd = openSync(path, 'a', 0o600);
+    return {
+      path,
+      sink: (line) => {
+        try {
+          writeSync(fd, line + '\n');
+        } catch {
+          // a full disk must not take the app down with it
+        }
+      },
+    };
+  } catch (e) {
+    return { problem: e instanceof Error ? e.message : String(e) };
+  }
+}
+
+const logFile = openLogFile();
+const logger = createLogger({
+  level: isDev ? 'debug' : 'info',
+  sinks: [(line) => process.stderr.write(line + '\n'), ...(logFile.sink ? [logFile.sink] : [])],
+});
+if (!logFile.path) logger.warn('no log file; logging to stderr only', { error: logFile.problem });
+
+/**
+ * A startup error is never a silent quit: it is logged, an error box says
+ * what went wrong and where the log is, and the app exits non-zero.
+ */
+function failStartup(error: unknown): void {
+  const message = error instanceof Error ? error.message : String(error);
+  logger.error('Egress Desk could not start', { error: message, stack: error instanceof Error ? error.stack : undefined });
+  const where = logFile.path
+    ? `The log is at ${logFile.path}`
+    : `No log file could be written (${logFile.problem}); the log went to the terminal.`;
+  try {
+    dialog.showErrorBox('Egress Desk could not start', `${message}\n\n${where}`);
+  } catch (e) {
+    // Before the app is ready on some platforms: stderr is all there is.
+    process.stderr.write(`Egress Desk could not start: ${message}\n${where}\n(${e instanceof Error ? e.message : String(e)})\n`);
+  }
+  app.exit(1);
+}
+
 const rendererRoot = join(import.meta.dirname, '../renderer');
 const preloadPath = join(import.meta.dirname, '../preload/index.cjs');
 
@@ -30,54 +94,65 @@ export function isAppUrl(url: string): boolean {
   return url.startsWith(origin + '/');
 }
 
-// Must happen before the app is ready: app:// behaves like a secure https origin.
-protocol.registerSchemesAsPrivileged([appSchemePrivileges]);
+function start(): void {
+  // Must happen before the app is ready: app:// behaves like a secure https origin.
+  protocol.registerSchemesAsPrivileged([appSchemePrivileges]);
 
-// Checklist item 4: the sandbox for every renderer, not only the ones we configure.
-app.enableSandbox();
+  // Checklist item 4: the sandbox for every renderer, not only the ones we configure.
+  app.enableSandbox();
 
-if (!app.requestSingleInstanceLock()) {
-  app.quit();
-} else {
+  if (!app.requestSingleInstanceLock()) {
+    app.quit();
+    return;
+  }
   app.on('web-contents-created', (_event, contents) => lockNavigation(contents, isAppUrl, (url) => void shell.openExternal(url)));
 
-  void app.whenReady().then(async () => {
-    denyAllPermissions(session.defaultSession);
-    enforceCsp(session.defaultSession);
-    serveAppProtocol(protocol, rendererRoot);
+  app
+    .whenReady()
+    .then(async () => {
+      denyAllPermissions(session.defaultSession);
+      enforceCsp(session.defaultSession);
+      serveAppProtocol(protocol, rendererRoot);
 
-    const openProfileStore = await loadElectronDocumentStore();
-    const visibility = new ElectronWindowVisibility();
-    let mainWindow: BrowserWindow | undefined;
-    const composed = composeApp({
-      mode: 'electron',
-      version: app.getVersion(),
-      runtime: nodeRuntime(),
-      logger,
-      dataDir: app.getPath('userData'),
-      secretVault: createSafeStorageVault(),
-      openProfileStore,
-      monitoring: { inventory: { visibility } },
-      tasks: { notifier: createElectronNotifier(() => mainWindow) },
-    });
-    const window = new BrowserWindow(secureWindowOptions(preloadPath, isDev));
-    mainWindow = window;
-    visibility.attach(window);
-    const unbind = bindIpc(composed.router, composed.bus, window, isAppUrl, logger.child({ part: 'ipc' }));
-    window.once('ready-to-show', () => window.show());
-    window.on('closed', () => {
-      mainWindow = undefined;
-      unbind();
-      void composed.dispose();
-    });
-    app.on('second-instance', () => {
-      if (window.isMinimized()) window.restore();
-      window.focus();
-    });
+      const openProfileStore = await loadElectronDocumentStore();
+      const visibility = new ElectronWindowVisibility();
+      let mainWindow: BrowserWindow | undefined;
+      const composed = composeApp({
+        mode: 'electron',
+        version: app.getVersion(),
+        runtime: nodeRuntime(),
+        logger,
+        dataDir: app.getPath('userData'),
+        secretVault: createSafeStorageVault(),
+        openProfileStore,
+        monitoring: { inventory: { visibility } },
+        tasks: { notifier: createElectronNotifier(() => mainWindow) },
+      });
+      const window = new BrowserWindow(secureWindowOptions(preloadPath, isDev));
+      mainWindow = window;
+      visibility.attach(window);
+      const unbind = bindIpc(composed.router, composed.bus, window, isAppUrl, logger.child({ part: 'ipc' }));
+      window.once('ready-to-show', () => window.show());
+      window.on('closed', () => {
+        mainWindow = undefined;
+        unbind();
+        void composed.dispose();
+      });
+      app.on('second-instance', () => {
+        if (window.isMinimized()) window.restore();
+        window.focus();
+      });
 
-    if (isDev && process.env.ELECTRON_RENDERER_URL) void window.loadURL(process.env.ELECTRON_RENDERER_URL);
-    else void window.loadURL(APP_INDEX_URL);
-  });
+      const url = isDev && process.env.ELECTRON_RENDERER_URL ? process.env.ELECTRON_RENDERER_URL : APP_INDEX_URL;
+      window.loadURL(url).catch((e: unknown) => logger.error('the window could not load the app', { url, error: e }));
+    })
+    .catch(failStartup);
 
   app.on('window-all-closed', () => app.quit());
+}
+
+try {
+  start();
+} catch (e) {
+  failStartup(e);
 }

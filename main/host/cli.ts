@@ -1,10 +1,16 @@
 /**
  * `npm run start:web`: the app in a normal browser, served from loopback.
  * Prints the URL (with the per-run key) to open. Stop with Ctrl+C.
+ * If it cannot start, it says why and where its data folder is, and exits
+ * non-zero.
+ * `npm run build` bundles this entry to out/main/web-host.js, which plain
+ * Node runs (no TypeScript compile at launch, never an electron import);
+ * tests may still run this file from source with tsx. Both resolve the
+ * repository root two folders up.
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { composeApp } from '../app/compose';
+import { composeApp, type ComposedApp } from '../app/compose';
 import { nodeRuntime, readPackageVersion } from '../app/runtime-info';
 import { createLogger } from '../log/logger';
 import { browserModeDataDir } from '../services/profiles/data-dir';
@@ -18,22 +24,41 @@ if (!existsSync(join(staticDir, 'index.html'))) {
 }
 
 const logger = createLogger({ level: (process.env.EGRESS_DESK_LOG_LEVEL as 'debug' | 'info' | undefined) ?? 'info' });
-const app = composeApp({
-  mode: 'browser',
-  version: readPackageVersion(root),
-  runtime: nodeRuntime(),
-  logger,
-  dataDir: browserModeDataDir(),
-});
-const port = process.env.EGRESS_DESK_PORT ? Number(process.env.EGRESS_DESK_PORT) : 0;
-const host = await startWebHost({ router: app.router, bus: app.bus, staticDir, logger, port });
+const dataDir = browserModeDataDir();
 
-process.stdout.write(`\nEgress Desk (browser mode) is running.\nOpen: ${host.url}\n\n`);
+async function main(): Promise<void> {
+  let app: ComposedApp | undefined;
+  try {
+    app = composeApp({
+      mode: 'browser',
+      version: readPackageVersion(root),
+      runtime: nodeRuntime(),
+      logger,
+      dataDir,
+    });
+    const port = process.env.EGRESS_DESK_PORT ? Number(process.env.EGRESS_DESK_PORT) : 0;
+    const host = await startWebHost({ router: app.router, bus: app.bus, staticDir, logger, port });
+    process.stdout.write(`\nEgress Desk (browser mode) is running.\nOpen: ${host.url}\n\n`);
 
-const stop = async () => {
-  await host.close();
-  await app.dispose();
-  process.exit(0);
-};
-process.on('SIGINT', () => void stop());
-process.on('SIGTERM', () => void stop());
+    const composed = app;
+    const stop = async () => {
+      try {
+        await host.close();
+        await composed.dispose();
+      } finally {
+        process.exit(0);
+      }
+    };
+    process.on('SIGINT', () => void stop());
+    process.on('SIGTERM', () => void stop());
+  } catch (e) {
+    const message = e instanceof Error ? e.message : String(e);
+    logger.error('browser mode could not start', { error: message });
+    console.error(`\nEgress Desk (browser mode) could not start: ${message}\nData folder: ${dataDir}\n`);
+    // Let the services stop what they started (the demo simulator), but never wait long to say goodbye.
+    await Promise.race([app?.dispose().catch(() => undefined), new Promise((r) => setTimeout(r, 2000).unref())]);
+    process.exit(1);
+  }
+}
+
+await main();

@@ -31,6 +31,9 @@ export class FakeApp extends EventEmitter {
   isPackaged = false;
   sandboxEnabled = false;
   quitCalled = false;
+  /** The code `app.exit` was called with, if it was. */
+  exitCode: number | undefined;
+  logsPathSet = false;
   enableSandbox() {
     this.sandboxEnabled = true;
   }
@@ -45,11 +48,19 @@ export class FakeApp extends EventEmitter {
   }
   /** A fresh temporary folder per fake app, so the shell's profile file never lands in a real home. */
   private dataDir: string | undefined;
-  getPath(_name: string) {
-    return (this.dataDir ??= mkdtempSync(join(tmpdir(), 'egress-desk-fake-electron-')));
+  getPath(name: string) {
+    const base = (this.dataDir ??= mkdtempSync(join(tmpdir(), 'egress-desk-fake-electron-')));
+    // Electron puts the logs folder inside userData on Linux and Windows once setAppLogsPath() is called.
+    return name === 'logs' ? join(base, 'logs') : base;
+  }
+  setAppLogsPath() {
+    this.logsPathSet = true;
   }
   quit() {
     this.quitCalled = true;
+  }
+  exit(code = 0) {
+    this.exitCode = code;
   }
 }
 
@@ -175,9 +186,19 @@ export function createFakeElectron() {
     }
   }
 
+  /** Every `dialog.showErrorBox` call, in order. */
+  const errorBoxes: { title: string; content: string }[] = [];
+  const dialog = {
+    showErrorBox(title: string, content: string) {
+      errorBoxes.push({ title, content });
+    },
+  };
+
   return {
     notifications,
+    errorBoxes,
     module: {
+      dialog,
       Notification: FakeNotification,
       app,
       BrowserWindow: FakeBrowserWindow,

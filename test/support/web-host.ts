@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { composeApp, type ComposedApp, type ComposeOptions } from '../../main/app/compose';
 import { startDemoCluster, type DemoCluster } from '../../main/services/demo/demo-cluster';
 import { nodeRuntime } from '../../main/app/runtime-info';
-import { startWebHost, type WebHost } from '../../main/host/web-host';
+import { startWebHost, type WebHost, type WebHostOptions } from '../../main/host/web-host';
+import type { Router } from '../../main/ipc/router';
 import { createMemoryLogger } from '../../main/log/logger';
 
 export const repoRoot = join(import.meta.dirname, '..', '..');
@@ -33,6 +34,12 @@ export interface TestHostOptions {
   demoTimeScale?: number;
   monitoring?: ComposeOptions['monitoring'];
   tasks?: ComposeOptions['tasks'];
+  /** `off` skips the simulated demo cluster (a host test that needs no cluster). */
+  demo?: ComposeOptions['demo'];
+  /** Host options beyond the composed app's router, bus and logger (limits, static folder). */
+  host?: Partial<Omit<WebHostOptions, 'router' | 'bus' | 'logger'>>;
+  /** Wraps the app's router before the host gets it (to count or slow dispatches). */
+  wrapRouter?: (router: Router) => Router;
 }
 
 export async function startTestHost(options: number | TestHostOptions = 200): Promise<TestHost> {
@@ -47,12 +54,13 @@ export async function startTestHost(options: number | TestHostOptions = 200): Pr
     dataDir: o.dataDir,
     monitoring: o.monitoring,
     tasks: o.tasks,
-    ...(o.demoTimeScale !== undefined ? { demo: 'off' as const } : {}),
+    ...(o.demoTimeScale !== undefined ? { demo: 'off' as const } : o.demo !== undefined ? { demo: o.demo } : {}),
   });
   const timeScale = o.demoTimeScale;
   const demo = timeScale === undefined ? undefined : startDemoCluster(logger, timeScale);
   if (demo) app.profiles.startDemo(() => demo);
-  const host = await startWebHost({ router: app.router, bus: app.bus, staticDir: rendererDir, logger });
+  const router = o.wrapRouter ? o.wrapRouter(app.router) : app.router;
+  const host = await startWebHost({ staticDir: rendererDir, ...o.host, router, bus: app.bus, logger });
   return {
     host,
     app,
