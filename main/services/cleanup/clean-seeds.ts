@@ -9,7 +9,7 @@ import { toAppErrorValue } from '../../ipc/app-error';
 import type { RunContext, Runner } from '../tasks/run-context';
 import { waitUpid } from '../tasks/wait-upid';
 import { ageReasonToKeep } from './age';
-import { readConfigs, seedName, vmReasonToKeep, vmsToRead } from './references';
+import { seedHolds, seedName } from './references';
 import { ageOf, listSeeds } from './scan';
 
 type Outcome = { node: string; volid: string; reason: string };
@@ -59,10 +59,8 @@ async function recheckAndDelete(
     if (!seed) return { deleted: false, text: 'It is no longer on the storage.' };
     const young = ageReasonToKeep(ageOf(seed, new Date()), graceMinutes);
     if (young) return { deleted: false, text: young };
-    const resources = await cluster.api.clusterResources('vm', { signal });
-    const reads = await readConfigs(cluster.api, vmsToRead(resources, new Set([node]), new Set([name])), signal);
-    const used = vmReasonToKeep(volid, node, reads);
-    if (used) return { deleted: false, text: used };
+    const used = (await seedHolds(cluster.api, { volid, name, nodes: [node], signal })).get(node);
+    if (used) return { deleted: false, text: used.reason };
     if (dryRun) return { deleted: true, text: 'Dry run: it would be deleted (no VM uses it, no task is on its name, old enough).' };
     const upid = await cluster.api.deleteVolume(node, isoStorage, volid, { signal });
     ctx.update({ upids: [...ctx.current().upids, { upid, node, step: 're-check and delete' }] });

@@ -1,4 +1,5 @@
-/** The words and states a task ends with: what a cancel leaves running, and a bulk request's overall state. */
+/** The words and states a task ends with: what a cancel leaves running, a bulk request's overall state, what a delete or a Clean up did. */
+import type { DeleteReport } from '../../core/provider/delete';
 import { parseUpid } from '../../core/pve/upid';
 import { runningUpid } from './steps';
 import { finishedStates, type TaskRecord } from './task-record';
@@ -32,4 +33,37 @@ export function parentOutcome(children: TaskRecord[]): Pick<TaskRecord, 'state' 
           ? 'failed'
           : 'cancelled';
   return { state, progress, message: parts.join(', ') };
+}
+
+/** What a delete did, in plain words: the VM, then where its seed went or stayed and why. */
+export function describeDelete(name: string, r: DeleteReport): string {
+  const seedGone = r.seedKept.length === 0 && r.seedDeletedOn.length > 0;
+  const parts: string[] = [];
+  if (r.destroyed) {
+    const vm = `${name} (VM ${r.destroyed.vmid} on ${r.destroyed.node})`;
+    parts.push(seedGone ? `${vm} and its seed are deleted.` : `${vm} is deleted.`);
+  } else {
+    parts.push(`${r.leftAlone ?? `No VM of ${name} was there`}.`);
+    if (r.seedDeletedOn.length > 0) parts.push(`Its seed ${r.seed}, if one was left, is deleted on ${r.seedDeletedOn.join(', ')}.`);
+  }
+  for (const k of r.seedKept) parts.push(`Its seed ${r.seed} on ${k.node} is kept: ${k.reason}`);
+  return parts.join(' ');
+}
+
+/** What a Clean up did: each delete it ran, the VMs it left alone, or that the create left nothing behind. */
+export function describeCleanUp(o: { name: string; vmid?: number; reports: DeleteReport[]; leftAlone: string[] }): string {
+  const alone = o.leftAlone.map((why) => `${why}: left alone, with its seed.`);
+  const did = o.reports.some((r) => r.destroyed || r.seedDeletedOn.length > 0);
+  if (!did) {
+    const why =
+      o.vmid === undefined
+        ? `the create of ${o.name} stopped before it made a VM (it never had a VMID), and no VM carries its UID`
+        : `no VM carries the UID of the create of ${o.name}, and its seed is in use or could not be deleted`;
+    const found = o.reports.flatMap((r) => [
+      ...(r.leftAlone ? [`${r.leftAlone}.`] : []),
+      ...r.seedKept.map((k) => `Its seed ${r.seed} on ${k.node} is kept: ${k.reason}`),
+    ]);
+    return [`Nothing was left behind to clean up: ${why}, so nothing was deleted.`, ...alone, ...found].join(' ');
+  }
+  return [...o.reports.map((r) => describeDelete(o.name, r)), ...alone].join(' ');
 }

@@ -4,6 +4,8 @@
  * cloud-init text is kept only sealed (sealer.ts), never as clear text.
  */
 import type { SeedRef, TaskView } from '../../../shared/channels/tasks';
+import type { BuildRequestRecord, BuildResumeRecord } from '../../../shared/channels/templates';
+import { leftBehindOf, outcomeOf, retryHelps } from './offers';
 
 export interface CreateProxyInput {
   kind: 'create-proxy';
@@ -18,12 +20,20 @@ export interface CreateProxyInput {
 export interface DeleteProxyInput {
   kind: 'delete-proxy';
   providerId: string;
+  /**
+   * What was at the ID when the delete was asked for: the UID in the mark of
+   * the VM there, or `absent`. The run destroys only a VM that still carries
+   * that UID (and the name). Missing in journals written before it existed.
+   */
+  expect?: { uid: string } | 'absent';
 }
 export interface CleanUpInput {
   kind: 'clean-up';
   ofTaskId: string;
+  /** The UID the create generated: Clean up destroys only a VM whose mark carries it. */
   uid: string;
   name: string;
+  /** The VMID the create worked on; undefined when it stopped before it had one, and so made nothing. */
   vmid?: number;
 }
 export interface CleanSeedsInput {
@@ -35,7 +45,22 @@ export interface CleanSeedsInput {
 export interface NoInput {
   kind: 'create-proxies' | 'doctor';
 }
-export type TaskInput = CreateProxyInput | DeleteProxyInput | CleanUpInput | CleanSeedsInput | NoInput;
+/** A template build (build-template-runner.ts): its request with every default filled in, and what its progress journalled. */
+export interface BuildTemplateTaskInput {
+  kind: 'build-template';
+  request: BuildRequestRecord;
+  resume?: BuildResumeRecord | undefined;
+  /** What a failed build could not remove, in words (its own clean-up ran). */
+  leftovers?: string[] | undefined;
+}
+/** Clean up of an interrupted, cancelled or failed build: what its journal recorded. */
+export interface CleanUpBuildInput {
+  kind: 'clean-up-build';
+  ofTaskId: string;
+  request: BuildRequestRecord;
+  resume: BuildResumeRecord;
+}
+export type TaskInput = CreateProxyInput | DeleteProxyInput | CleanUpInput | CleanSeedsInput | NoInput | BuildTemplateTaskInput | CleanUpBuildInput;
 
 export type TaskRecord = Omit<TaskView, 'actions'> & { input: TaskInput };
 
@@ -55,15 +80,22 @@ export function nameOf(task: TaskRecord): string | undefined {
   return undefined;
 }
 
+/**
+ * Only what can help: Resume for a task cut off by a crash; Retry after a transient failure or a cancel (a permanent
+ * failure fails the same way again: its fix is in words and `fixAt`); Clean up only when the create left something.
+ */
 function actionsOf(task: TaskRecord): TaskView['actions'] {
   if (task.state === 'queued' || task.state === 'running') return ['cancel'];
   if (task.closedBy !== undefined || task.kind === 'create-proxies' || task.state === 'succeeded') return [];
-  const rerun = task.state === 'interrupted' ? 'resume' : 'retry';
-  return task.kind === 'create-proxy' ? [rerun, 'clean-up'] : [rerun];
+  const actions: TaskView['actions'] = [];
+  if (task.state === 'interrupted') actions.push('resume');
+  else if (retryHelps(task)) actions.push('retry');
+  if ((task.kind === 'create-proxy' || task.kind === 'build-template') && leftBehindOf(task) !== undefined) actions.push('clean-up');
+  return actions;
 }
 
-/** The renderer's view: everything but the request (which holds the sealed cloud-init). */
+/** The renderer's view: everything but the request (which holds the sealed cloud-init), with what the task offers. */
 export function toView(task: TaskRecord): TaskView {
-  const { input: _input, ...rest } = task;
-  return { ...rest, actions: actionsOf(task) };
+  const { input: _input, leftBehind: _stored, ...rest } = task;
+  return { ...rest, ...outcomeOf(task), actions: actionsOf(task) };
 }
