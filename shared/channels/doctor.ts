@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { boundedText, defineChannels, defineEvents } from '../define';
-import { TlsSetting } from '../domain/profile';
+import { ServerUrl, TlsSetting, TokenSecret } from '../domain/profile';
 
 const tokenIdPattern = /^[^\s@!=]+@[^\s@!=]+![^\s@!=]+$/;
 
@@ -16,10 +16,10 @@ export type DoctorTlsInput = TlsSetting;
 
 export const DoctorRunInput = z
   .object({
-    url: boundedText(2048).optional(),
+    url: ServerUrl.optional(),
     tokenId: boundedText(256).regex(tokenIdPattern, 'must be user@realm!tokenid').optional(),
-    secret: boundedText(512).optional(),
-    /** Rerun on a saved profile: its URL, TLS choice and token are used unless given here. */
+    secret: TokenSecret.optional(),
+    /** Rerun on a saved profile: its URL, TLS choice and token are used unless given here; another server (URL) needs the secret. */
     profileId: boundedText(128).optional(),
     tls: DoctorTlsInput.optional(),
     /** Chosen by the caller to match `doctor.progress` events to this run. */
@@ -93,6 +93,8 @@ export const TokenSection = z
         tokenId: z.string().optional(),
         version: z.string().optional(),
         release: z.string().optional(),
+        /** What this Proxmox VE release changes for the app, one plain sentence each (version-notes.ts). */
+        versionNotes: z.array(z.string()).optional(),
         /** What Proxmox answered when it refused, e.g. 401 and its text. */
         answer: z.object({ status: z.number(), text: z.string() }).strict().optional(),
         cause: z.enum(['wrong-token', 'no-credentials', 'unreachable', 'other']).optional(),

@@ -1,7 +1,7 @@
 /** Channels and events about cluster profiles, their secrets, and the app-wide settings. */
 import { z } from 'zod';
 import { boundedText, defineChannels, defineEvents, noInput } from '../define';
-import { AppSettings, ProfileFields, ProfileSummary, StoreProblem, VaultBackend } from '../domain/profile';
+import { AppSettings, ProfileFields, ProfileSummary, StoreProblem, TokenSecret, VaultBackend } from '../domain/profile';
 
 const profileId = boundedText(64).min(1);
 
@@ -20,8 +20,8 @@ export const SaveProfileInput = z
     /** Absent for a new profile. */
     id: profileId.optional(),
     profile: ProfileFields,
-    /** A new secret; absent keeps the one held. Never sent back. */
-    secret: boundedText(512).min(1).optional(),
+    /** A new secret; absent keeps the one held (refused when the URL's server changed). Never sent back. */
+    secret: TokenSecret.optional(),
   })
   .strict();
 export type SaveProfileInput = z.infer<typeof SaveProfileInput>;

@@ -7,8 +7,45 @@
  */
 import { z } from 'zod';
 import { boundedText } from '../define';
+import { DEFAULT_PROXY_CHECK_URL, ProxyCheckUrl } from './proxy-check-url';
 
 const serverName = boundedText(253).min(1).optional();
+
+/** The WHATWG URL of Node and the browser; shared/ compiles with neither's types, so only what is read here is declared. */
+interface ServerUrlParts {
+  origin: string;
+  host: string;
+  username: string;
+  password: string;
+}
+declare const URL: new (input: string) => ServerUrlParts;
+
+/**
+ * The server a token is bound to: scheme, host and port. A path, a trailing
+ * slash or the case of the host is no change. A stored token secret is only
+ * ever sent to the server it was saved for.
+ */
+export function serverOf(url: string): string {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return url;
+  }
+}
+
+/** What the app says when a stored token would go to another server: the secret must be given again. */
+export function movedTokenMessage(url: string): { message: string; hint: string } {
+  let host = url;
+  try {
+    host = new URL(url).host;
+  } catch {
+    // an unparsable URL is refused elsewhere; name it as given
+  }
+  return {
+    message: `The server address changed: enter the token secret again for ${host}.`,
+    hint: `A saved token secret is only sent to the server it was saved for; give it again to use it with ${host}.`,
+  };
+}
 
 /** How the app trusts the node's certificate; `pin` keeps the fingerprint the admin confirmed so a later change can be caught. */
 export const TlsSetting = z.discriminatedUnion('mode', [
@@ -34,31 +71,100 @@ export const TokenSetting = z.discriminatedUnion('secretStorage', [
 ]);
 export type TokenSetting = z.infer<typeof TokenSetting>;
 
+/** The longest cluster name. */
+export const MAX_PROFILE_NAME = 100;
+
 const int = z.number().int();
 const key = boundedText(64).min(1);
 const atMost = (n: number) => (record: Record<string, unknown>) => Object.keys(record).length <= n;
+
+/** The API token is the only credential: a URL must not carry another (`user:pass@`), which would be stored and shown in clear. */
+export const ServerUrl = boundedText(2048).refine(
+  (text) => {
+    try {
+      const u = new URL(text);
+      return u.username === '' && u.password === '';
+    } catch {
+      return true; // not a URL at all: main's own check says so
+    }
+  },
+  { message: 'must not hold a user name or password (user:pass@): the API token is the only credential, and it is never kept in the URL' },
+);
+
+/**
+ * A Linux bridge (or SDN vnet) name, as Proxmox's `pve-bridge-id` takes it
+ * within Linux's 15-character interface names. Anything else (a `,`, `=`,
+ * `;` or newline) would add options of its own to the VM's net0.
+ */
+export const BRIDGE_NAME = /^[A-Za-z][A-Za-z0-9_.-]{0,14}$/;
+const bridgeName = z
+  .string()
+  .regex(BRIDGE_NAME, 'must be a Linux bridge name like vmbr0: a letter, then up to 14 letters, digits, "_", "." or "-"');
+
+/** Names every JavaScript object answers for (`constructor`, `toString`, `__proto__`…): never a template or machine-type name. */
+const RESERVED_KEYS: ReadonlySet<string> = new Set([...Object.getOwnPropertyNames(Object.prototype), 'prototype']);
+
+/** A named catalogue (templates, machine types): the raw keys are checked, before the record would drop `__proto__` unseen. */
+function catalogue<T extends z.ZodType>(
+  entry: T,
+  max: number,
+  what: string,
+): z.ZodType<Record<string, z.output<T>>, Record<string, z.input<T>>> {
+  const record = z.record(key, entry).refine(atMost(max), `at most ${max} ${what}`);
+  const checked = z.preprocess((raw, ctx) => {
+    if (typeof raw === 'object' && raw !== null) {
+      for (const k of Object.keys(raw)) {
+        if (RESERVED_KEYS.has(k)) ctx.addIssue({ code: 'custom', message: `"${k}" is a reserved name; choose another`, path: [k] });
+      }
+    }
+    return raw;
+  }, record);
+  return checked as unknown as z.ZodType<Record<string, z.output<T>>, Record<string, z.input<T>>>;
+}
+
+/** Proxmox token secrets are UUIDs (36 characters); anything this short is a typo or a placeholder, not a secret. */
+export const MIN_SECRET_LENGTH = 16;
+export const TokenSecret = boundedText(512).min(
+  MIN_SECRET_LENGTH,
+  `this token secret is too short to be real: Proxmox shows a 36-character secret (a UUID) when the token is made; paste all of it`,
+);
 
 export const PollIntervals = z
   .object({ healthSeconds: z.number().min(1).max(3600), inventorySeconds: z.number().min(1).max(3600) })
   .strict();
 export type PollIntervals = z.infer<typeof PollIntervals>;
 
+/**
+ * A catalogue image: its default template, and optionally a template per
+ * node (node name -> VMID) that a create on that node clones instead (a
+ * template on node-local storage is cloned on its own node only). Older
+ * files hold `{vmid}` alone, which stays valid: no migration is needed.
+ */
+export const TemplateEntry = z
+  .object({
+    vmid: int,
+    perNode: z
+      .record(boundedText(63), int)
+      .refine(atMost(256), 'at most 256 nodes')
+      .optional(),
+  })
+  .strict();
+export type TemplateEntry = z.infer<typeof TemplateEntry>;
+
 export const ProfileFields = z
   .object({
-    name: boundedText(100).trim().min(1, 'give the cluster a name'),
-    url: boundedText(2048),
+    name: boundedText(MAX_PROFILE_NAME).trim().min(1, 'give the cluster a name'),
+    url: ServerUrl,
     tls: TlsSetting,
     token: TokenSetting,
     nodes: z.array(boundedText(63)).max(256),
     isoStorage: boundedText(100),
     storage: boundedText(100).optional(),
-    bridge: boundedText(64).optional(),
-    vlanTag: int.optional(),
+    bridge: bridgeName.optional(),
+    vlanTag: int.min(1, 'must be a VLAN tag from 1 to 4094').max(4094, 'must be a VLAN tag from 1 to 4094').optional(),
     vmidRange: z.object({ min: int, max: int }).strict().optional(),
-    templates: z.record(key, z.object({ vmid: int }).strict()).refine(atMost(256), 'at most 256 templates'),
-    machineTypes: z
-      .record(key, z.object({ cores: int, memoryMiB: int, diskGiB: int.optional() }).strict())
-      .refine(atMost(64), 'at most 64 machine types'),
+    templates: catalogue(TemplateEntry, 256, 'templates'),
+    machineTypes: catalogue(z.object({ cores: int, memoryMiB: int, diskGiB: int.optional() }).strict(), 64, 'machine types'),
     requestTimeoutSeconds: z.number().min(0).max(3600).optional(),
     vendorData: boundedText(65_536).optional(),
     installGuestAgent: z.boolean().optional(),
@@ -94,23 +200,59 @@ export type VaultBackend = z.infer<typeof VaultBackend>;
 export const StoreProblem = z.object({ message: z.string(), backupPath: z.string().optional() }).strict();
 export type StoreProblem = z.infer<typeof StoreProblem>;
 
+/**
+ * How much work the app puts on Proxmox at once (main/services/tasks/slots.ts explains the defaults:
+ * 4 tasks per node, Proxmox's own bulk-action default; 2 full clones per storage; 12 in all).
+ */
+export const TaskLimits = z
+  .object({
+    perNode: z
+      .number({ error: 'Tasks per node must be a number.' })
+      .int('Tasks per node must be a whole number.')
+      .min(1, 'Allow at least 1 task per node.')
+      .max(64, 'Allow at most 64 tasks per node (Proxmox caps its own bulk actions there).'),
+    clonesPerStorage: z
+      .number({ error: 'Clones per storage must be a number.' })
+      .int('Clones per storage must be a whole number.')
+      .min(1, 'Allow at least 1 clone per storage.')
+      .max(16, 'Allow at most 16 clones per storage.'),
+    global: z
+      .number({ error: 'Tasks in all must be a number.' })
+      .int('Tasks in all must be a whole number.')
+      .min(1, 'Allow at least 1 task in all.')
+      .max(64, 'Allow at most 64 tasks in all.'),
+  })
+  .partial()
+  .strict();
+export type TaskLimits = z.infer<typeof TaskLimits>;
+export const defaultTaskLimits = { perNode: 4, clonesPerStorage: 2, global: 12 } as const;
+
 /** Settings that are not per cluster. */
 export const AppSettings = z
   .object({
     theme: z.enum(['system', 'light', 'dark']),
-    /** The URL the proxy check fetches through a proxy. */
-    proxyCheckUrl: boundedText(2048),
+    /** The URL the proxy check fetches through a proxy: http(s), no credentials (shared/domain/proxy-check-url.ts). */
+    proxyCheckUrl: ProxyCheckUrl,
     /** Seeds and half-built proxies younger than this are never offered for cleanup. */
     cleanupGraceMinutes: z.number().int().min(1).max(10_080),
     /** Used by clusters whose profile sets no poll intervals. */
     pollIntervals: PollIntervals,
+    /** Optional: absent means the defaults (defaultTaskLimits); each number may be left out alone. */
+    taskLimits: TaskLimits.optional(),
   })
   .strict();
 export type AppSettings = z.infer<typeof AppSettings>;
 
+/**
+ * AppSettings as read back from the profile file: a proxy check URL that an
+ * older version let through (any text) becomes the default instead of making
+ * the whole file unreadable. What is saved from now on passes AppSettings.
+ */
+export const StoredAppSettings = AppSettings.extend({ proxyCheckUrl: ProxyCheckUrl.catch(DEFAULT_PROXY_CHECK_URL) });
+
 export const defaultSettings: AppSettings = {
   theme: 'system',
-  proxyCheckUrl: 'https://api.ipify.org',
+  proxyCheckUrl: DEFAULT_PROXY_CHECK_URL,
   cleanupGraceMinutes: 15,
   pollIntervals: { healthSeconds: 30, inventorySeconds: 5 },
 };

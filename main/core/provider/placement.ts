@@ -1,8 +1,10 @@
 /**
  * Step 1 of create (spec entry 3): every catalogue key is checked before any
  * backend call, and an unknown one is permanent naming the field and value.
+ * A key is looked up among the catalogue's own entries only.
  */
 import { permanent } from './errors';
+import { templateVmidFor } from './landing';
 import type { MachineType, Profile } from './profile';
 
 export interface CreateRequest {
@@ -20,9 +22,18 @@ export interface Placement {
   templateVmid: number;
 }
 
+/** The entry a catalogue holds under `key` itself, never one it inherits. */
+export function ownEntry<T>(catalogue: Readonly<Record<string, T>>, key: string): T | undefined {
+  return Object.hasOwn(catalogue, key) ? catalogue[key] : undefined;
+}
+
 export function resolvePlacement(profile: Profile, request: CreateRequest): Placement {
   if (!request.name) throw permanent('the request has no VM name');
   if (request.name.includes('/')) throw permanent(`the VM name "${request.name}" may not contain "/"`);
+  // The name goes into the seed's file name, which goes into ide2's property string.
+  if (/[,=;\s\p{Cc}]/u.test(request.name)) {
+    throw permanent(`the VM name ${JSON.stringify(request.name)} may not contain ",", "=", ";", a space or a control character`);
+  }
   const zone = request.placement.zone ?? '';
   let node: string | undefined;
   if (zone === '') {
@@ -32,9 +43,11 @@ export function resolvePlacement(profile: Profile, request: CreateRequest): Plac
     node = profile.nodes.find((n) => n === zone);
   }
   if (!node) throw permanent(`placement.zone "${zone}" is not in the profile's nodes`);
-  const machineType = profile.machineTypes[request.placement.machineType];
+  // Own keys only: `constructor` or `toString` must not find what every JavaScript object answers for.
+  const machineType = ownEntry(profile.machineTypes, request.placement.machineType);
   if (!machineType) throw permanent(`placement.machineType "${request.placement.machineType}" is not in the profile's machineTypes`);
-  const template = profile.templates[request.placement.image];
+  const template = ownEntry(profile.templates, request.placement.image);
   if (!template) throw permanent(`placement.image "${request.placement.image}" is not in the profile's templates`);
-  return { node, machineType, templateVmid: template.vmid };
+  // The image's template for this node (issue 11: a template on local storage is cloned on its own node only).
+  return { node, machineType, templateVmid: templateVmidFor(template, node) };
 }

@@ -12,13 +12,16 @@ import { nodeOf } from './ownership';
 import { findVm } from './resources';
 import { configParams, resizePlan } from './vm-params';
 
+/** A well-formed seed volume for the dry runs of configParams below: only the template's config is being judged. */
+const PROBE_SEED_VOLUME = 'probe:iso/probe-seed.iso';
+
 export async function checkTemplate(
   ctx: CoreContext,
   resources: readonly ClusterResource[],
   image: string,
   placement: Placement,
   signal?: AbortSignal,
-): Promise<ClusterResource> {
+): Promise<{ source: ClusterResource; config: VmConfig }> {
   const vmid = placement.templateVmid;
   const source = findVm(resources, vmid);
   if (!source) throw permanent(`placement.image "${image}": template VM ${vmid} does not exist`);
@@ -31,9 +34,9 @@ export async function checkTemplate(
       'Remove the cloud-init drive from the template: Egress Desk attaches its own seed.',
     );
   }
-  configParams(ctx.profile, vmid, config, placement.machineType, '');
+  configParams(ctx.profile, vmid, config, placement.machineType, PROBE_SEED_VOLUME);
   resizePlan(vmid, config, placement.machineType.diskGiB);
-  return source;
+  return { source, config };
 }
 
 /** The first disk slot holding a Proxmox cloud-init drive (a value containing `cloudinit`), which would compete with the seed. */
@@ -69,7 +72,7 @@ export function templateProblems(vmid: number, config: VmConfig, needs: Template
   if (cloudInit) problems.push({ code: 'cloud-init-drive', message: `template ${vmid} has a Proxmox cloud-init drive on ${cloudInit}` });
   const probeMachine = { cores: 1, memoryMiB: 1, diskGiB: needs.diskGiB };
   try {
-    configParams({ bridge: needs.bridge, vlanTag: needs.vlanTag }, vmid, config, probeMachine, '');
+    configParams({ bridge: needs.bridge, vlanTag: needs.vlanTag }, vmid, config, probeMachine, PROBE_SEED_VOLUME);
   } catch (e) {
     problems.push({ code: 'no-net0', message: e instanceof Error ? e.message : String(e) });
   }

@@ -6,8 +6,20 @@
 import type { Profile, MachineType } from './profile';
 import { bootDisk, diskBytes, type VmConfig } from './boot-disk';
 import { permanent } from './errors';
-import { rewriteNet0 } from './net0';
+import { checkBridge, checkVlanTag, rewriteNet0 } from './net0';
 import { PROXY_TAG } from './tags';
+
+/** What would end a value inside a Proxmox property string (`a=1,b=2`) or its config line: never in a value we write. */
+const PROPERTY_BREAKERS = /[,=;\s\p{Cc}]/u;
+
+/** A value written inside a property string: refused when it could add options of its own. */
+export function checkPropertyValue(what: string, value: string): void {
+  if (value === '' || PROPERTY_BREAKERS.test(value)) {
+    throw permanent(
+      `the ${what} ${JSON.stringify(value)} cannot go into a Proxmox option: it is empty or holds ",", "=", ";", a space or a control character`,
+    );
+  }
+}
 
 /** Step 6's write: size, agent, tag and seed, and net0 only when the profile sets a bridge or a VLAN tag. */
 export function configParams(
@@ -17,6 +29,10 @@ export function configParams(
   machineType: MachineType,
   seedVolumeId: string,
 ) {
+  checkPropertyValue('seed volume', seedVolumeId);
+  // Checked before anything else, template or not: a bad bridge or tag is the profile's problem, not the template's.
+  if (profile.bridge !== undefined && profile.bridge !== '') checkBridge(profile.bridge);
+  if (profile.vlanTag !== undefined && profile.vlanTag !== 0) checkVlanTag(profile.vlanTag);
   const params: Record<string, string | number> = {
     cores: machineType.cores,
     memory: machineType.memoryMiB,

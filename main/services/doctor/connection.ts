@@ -3,12 +3,13 @@
  * filled in from a saved profile when a profile id is given. The secret is
  * registered with the redactor the moment it arrives.
  */
-import { ProfileSchema } from '../../core/provider/profile';
+import { hasUserInfo, ProfileSchema } from '../../core/provider/profile';
 import type { TlsChoice } from '../../core/pve/tls-choice';
 import type { TokenSource } from '../../core/pve/token';
 import { AppError } from '../../ipc/app-error';
 import { registerSecret } from '../../log/secrets';
 import type { DoctorRunInput } from '../../../shared/channels/doctor';
+import { movedTokenMessage, serverOf } from '../../../shared/domain/profile';
 import type { DoctorConnection, ResolveProfileConnection } from './ports';
 
 export interface ResolvedConnection extends Omit<DoctorConnection, 'tls'> {
@@ -19,6 +20,15 @@ export interface ResolvedConnection extends Omit<DoctorConnection, 'tls'> {
 }
 
 function checkedUrl(url: string): string {
+  if (hasUserInfo(url)) {
+    // Never quoted back: the text holds a password.
+    throw new AppError(
+      'invalid-input',
+      'The URL holds a user name or password (user:pass@); the API token is the only credential.',
+      'Use https://<node>:8006, with no user, password or path.',
+      'url',
+    );
+  }
   if (!ProfileSchema.shape.url.safeParse(url).success) {
     throw new AppError('invalid-input', `"${url}" is not a Proxmox URL.`, 'Use https://<node>:8006, with no path.', 'url');
   }
@@ -35,10 +45,39 @@ async function profileConnection(
   return resolve(input.profileId);
 }
 
+/**
+ * A saved profile's token (held secret or token file) goes only to the
+ * server it was saved for: another URL needs the secret given again, so a
+ * renderer cannot point a stored token at a host of its choosing.
+ */
+function refuseMovedToken(url: string, profile: DoctorConnection, input: DoctorRunInput): void {
+  if (input.secret) return;
+  if (serverOf(url) !== serverOf(profile.url)) {
+    const { message, hint } = movedTokenMessage(url);
+    throw new AppError('invalid-input', message, hint, 'secret');
+  }
+  // Nor to the same server under a weaker or other trust (say, no verification) than the one it was saved with.
+  if (input.tls !== undefined && tlsKey(input.tls) !== tlsKey(profile.tls)) {
+    const host = new URL(url).host;
+    throw new AppError(
+      'invalid-input',
+      `The certificate check changed: enter the token secret again for ${host}.`,
+      'A saved token secret is only sent with the certificate check it was saved with; give it again to try another.',
+      'secret',
+    );
+  }
+}
+
+function tlsKey(tls: TlsChoice): string {
+  const t = tls as { mode: string; caPem?: string; fingerprint?: string; serverName?: string };
+  return JSON.stringify([t.mode, t.caPem ?? '', t.fingerprint ?? '', t.serverName ?? '']);
+}
+
 export async function resolveConnection(input: DoctorRunInput, resolve?: ResolveProfileConnection): Promise<ResolvedConnection> {
   if (input.secret) registerSecret(input.secret);
   const profile = await profileConnection(input, resolve);
   const url = checkedUrl(input.url ?? profile?.url ?? '');
+  if (profile) refuseMovedToken(url, profile, input);
   const tokenId = input.tokenId ?? profile?.tokenId;
   let token: TokenSource | undefined = profile?.token;
   if (input.secret) {

@@ -7,6 +7,7 @@ import type { PveApi } from '../../core/pve/api';
 import { isApiError, missingPrivilege } from '../../core/pve/errors';
 import type { ClusterResource } from '../../core/pve/schemas';
 import type { DiscoverySection, SuggestedProfile } from '../../../shared/channels/doctor';
+import { BRIDGE_NAME } from '../../../shared/domain/profile';
 import type { DoctorConnection } from './ports';
 import { chooseSeedStorage, DEDICATED_STORAGE_COMMAND, type SeedStorageChoice } from './seed-storage';
 import { errorText, passed, blocked } from './section';
@@ -78,10 +79,10 @@ async function readTemplates(
   }
 }
 
-/** The profile's bridge, else vmbr0, else the first bridge every node has. */
+/** The profile's bridge, else vmbr0, else the first bridge every node has whose name a profile can hold. */
 function chooseBridge(data: Data, nodes: readonly string[], wanted?: string): { iface: string; vlanAware: boolean } | undefined {
   const onAll = (iface: string) => nodes.every((n) => data.bridges.some((b) => b.node === n && b.iface === iface));
-  const names = [...new Set(data.bridges.map((b) => b.iface))].filter(onAll).sort();
+  const names = [...new Set(data.bridges.map((b) => b.iface))].filter((iface) => onAll(iface) && BRIDGE_NAME.test(iface)).sort();
   const iface = wanted ?? (names.includes('vmbr0') ? 'vmbr0' : names[0]);
   if (!iface || !onAll(iface)) return undefined;
   return { iface, vlanAware: data.bridges.filter((b) => b.iface === iface).every((b) => b.vlanAware) };

@@ -4,7 +4,7 @@
  * renderer may send), their sealed secrets, and the app-wide settings.
  */
 import { z } from 'zod';
-import { AppSettings, defaultSettings, ProfileFields } from '../../../shared/domain/profile';
+import { defaultSettings, ProfileFields, StoredAppSettings } from '../../../shared/domain/profile';
 import { ProfileSchema } from '../../core';
 import { SealedSecret } from '../secrets/secret-keeper';
 import { toCoreProfile } from './core-profile';
@@ -26,7 +26,7 @@ export const ProfilesDocument = z
   .object({
     profiles: z.array(StoredProfile).refine((list) => new Set(list.map((p) => p.id)).size === list.length, 'profile ids must be unique'),
     secrets: z.record(z.string(), SealedSecret),
-    settings: AppSettings,
+    settings: StoredAppSettings,
   })
   .strict();
 export type ProfilesDocument = z.infer<typeof ProfilesDocument>;

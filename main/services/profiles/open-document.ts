@@ -1,11 +1,12 @@
 /**
  * Opens the profile file so that a broken one never stops the app and is
- * never silently replaced: a file that is not JSON, fails a migration, or
- * fails the document schema is renamed to `<name>.corrupt-<timestamp>.json`
+ * never silently replaced: a file that is not JSON, holds JSON that is not
+ * an object (`null`, an array…), fails a migration, or fails the document
+ * schema is renamed to `<name>.corrupt-<timestamp>.json`
  * beside it, a fresh document starts, and the problem (what was wrong and
  * where the copy is) is returned for the UI to show.
  */
-import { existsSync, renameSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { StoreProblem } from '../../../shared/domain/profile';
 import type { Logger } from '../../log/logger';
@@ -42,6 +43,30 @@ function attempt(open: () => DocumentStore): Attempt {
   return { ok: false, reason: `The profile file does not hold valid profiles: ${shown}.` };
 }
 
+function kindOf(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  return `a ${typeof value}`;
+}
+
+/**
+ * conf reads a file holding `null`, an array, a number or a string as an
+ * empty store, and its migrations would then write a fresh document over it.
+ * Such a file is looked at first and reported as broken like any other.
+ * Anything else (no file, text that is not JSON, a file that cannot be read)
+ * is left to the opener, which says what is wrong in its own words.
+ */
+function notAnObject(file: string): Attempt | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(readFileSync(file, 'utf8'));
+  } catch {
+    return undefined;
+  }
+  if (typeof value === 'object' && value !== null && !Array.isArray(value)) return undefined;
+  return { ok: false, reason: `The profile file holds ${kindOf(value)}, not a JSON object with profiles.` };
+}
+
 function backupName(file: string, now: Date): string {
   const stamp = now.toISOString().replace(/[:.]/g, '-');
   return join(dirname(file), `${basename(file, '.json')}.corrupt-${stamp}.json`);
@@ -49,10 +74,10 @@ function backupName(file: string, now: Date): string {
 
 export function openProfileDocument(opener: DocumentStoreOpener, cwd: string, logger: Logger, now = new Date()): OpenedDocument {
   const spec = { cwd, name: PROFILE_FILE_NAME, version: DOCUMENT_VERSION, migrations };
-  const first = attempt(() => opener(spec));
+  const file = join(cwd, `${PROFILE_FILE_NAME}.json`);
+  const first = notAnObject(file) ?? attempt(() => opener(spec));
   if (first.ok) return { store: first.store, doc: first.doc };
 
-  const file = join(cwd, `${PROFILE_FILE_NAME}.json`);
   const backupPath = backupName(file, now);
   try {
     if (existsSync(file)) renameSync(file, backupPath);

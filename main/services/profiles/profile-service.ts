@@ -12,13 +12,13 @@ import { AppError } from '../../ipc/app-error';
 import type { Logger } from '../../log/logger';
 import { MutableClusterDirectory } from '../clusters/cluster';
 import type { DemoCluster } from '../demo/demo-cluster';
-import { SecretKeeper } from '../secrets/secret-keeper';
+import { SecretKeeper, type SealedSecret } from '../secrets/secret-keeper';
 import type { SecretVault } from '../secrets/vault';
 import { buildCluster, type BuiltCluster } from './build-cluster';
 import type { ProfilesDocument, StoredProfile } from './document';
 import type { DocumentStore } from './document-store';
 import type { OpenedDocument } from './open-document';
-import { exportText, parseImport } from './profile-transfer';
+import { exportText, importedName, parseImport } from './profile-transfer';
 import { resolveSecret } from './resolve-secret';
 import { checkProfile, problemsError } from './validate-profile';
 
@@ -84,7 +84,7 @@ export class ProfileService {
     const id = existing?.id ?? randomUUID();
     const now = new Date().toISOString();
     const profile: StoredProfile = { ...checked.fields, id, createdAt: existing?.createdAt ?? now, updatedAt: now };
-    const sealed = await resolveSecret(this.keeper, { id, profile, existing, sealed: this.doc.secrets[id], secret: input.secret });
+    const sealed = await resolveSecret(this.keeper, { id, profile, existing, sealed: this.sealedOf(id), secret: input.secret });
     const secrets = sealed ? { ...this.doc.secrets, [id]: sealed } : without(this.doc.secrets, id);
     const profiles = existing ? this.doc.profiles.map((p) => (p.id === id ? profile : p)) : [...this.doc.profiles, profile];
     this.commit({ ...this.doc, profiles, secrets });
@@ -116,7 +116,7 @@ export class ProfileService {
     const names = new Set(this.doc.profiles.map((p) => p.name.toLowerCase()));
     const now = new Date().toISOString();
     const added: StoredProfile[] = incoming.map((fields) => {
-      const name = freeName(fields.name, names);
+      const name = importedName(fields.name, names);
       names.add(name.toLowerCase());
       return { ...fields, name, id: randomUUID(), createdAt: now, updatedAt: now };
     });
@@ -161,8 +161,13 @@ export class ProfileService {
   }
 
   private summaryOf(p: StoredProfile): ProfileSummary {
-    const secretAvailable = p.token.secretStorage === 'file' || this.keeper.holds(p.id, this.doc.secrets[p.id]);
+    const secretAvailable = p.token.secretStorage === 'file' || this.keeper.holds(p.id, this.sealedOf(p.id));
     return { ...p, demo: false, secretAvailable };
+  }
+
+  /** The sealed secret stored under the profile's own id; never a member every object has (an id read from a file is any text). */
+  private sealedOf(id: string): SealedSecret | undefined {
+    return Object.hasOwn(this.doc.secrets, id) ? this.doc.secrets[id] : undefined;
   }
 
   private find(id: string): StoredProfile {
@@ -198,7 +203,8 @@ export class ProfileService {
       const built = buildCluster(profile, {
         logger: this.options.logger,
         budgets: this.options.budgets,
-        secret: (p) => this.keeper.reveal(p.id, p.name, this.doc.secrets[p.id]),
+        secret: (p) => this.keeper.reveal(p.id, p.name, this.sealedOf(p.id)),
+        secretHeld: (p) => this.keeper.holds(p.id, this.sealedOf(p.id)),
       });
       this.built.set(profile.id, built);
       this.directory.set(built.cluster);
@@ -230,12 +236,4 @@ function demoIsBuiltIn(): AppError {
 
 function without<T>(record: Record<string, T>, key: string): Record<string, T> {
   return Object.fromEntries(Object.entries(record).filter(([k]) => k !== key));
-}
-
-function freeName(name: string, taken: Set<string>): string {
-  if (!taken.has(name.toLowerCase())) return name;
-  for (let n = 1; ; n++) {
-    const candidate = `${name} (imported${n > 1 ? ` ${n}` : ''})`.slice(0, 100);
-    if (!taken.has(candidate.toLowerCase())) return candidate;
-  }
 }

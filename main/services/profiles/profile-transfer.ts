@@ -4,12 +4,48 @@
  * whole, with every problem listed, and is all or nothing.
  */
 import { z } from 'zod';
-import { ProfileFields } from '../../../shared/domain/profile';
+import { MAX_PROFILE_NAME, ProfileFields } from '../../../shared/domain/profile';
 import { AppError } from '../../ipc/app-error';
 import { describeIssues } from './document';
 import { checkProfile, problemsError } from './validate-profile';
 
 export const EXPORT_FORMAT = 'egress-desk-profiles';
+
+/** The longest profile name (ProfileFields.name). */
+export const MAX_NAME_LENGTH = MAX_PROFILE_NAME;
+
+/** `text` cut to at most `max` UTF-16 units without splitting a character, and without trailing spaces. */
+function cut(text: string, max: number): string {
+  let out = '';
+  for (const ch of text) {
+    if (out.length + ch.length > max) break;
+    out += ch;
+  }
+  return out.trimEnd();
+}
+
+/**
+ * The name an imported profile takes: its own when free, else `<name> (imported)`,
+ * `<name> (imported 2)`…, compared case-insensitively with `taken` (lower-cased).
+ * The base is cut so the suffix always fits in a name, which makes every
+ * candidate distinct; so at most `taken.size + 1` candidates are ever needed,
+ * and the search is bounded by that.
+ */
+export function importedName(name: string, taken: ReadonlySet<string>): string {
+  if (!taken.has(name.toLowerCase())) return name;
+  const tries = taken.size + 1;
+  for (let n = 1; n <= tries; n++) {
+    const suffix = ` (imported${n > 1 ? ` ${n}` : ''})`;
+    const candidate = cut(name, MAX_NAME_LENGTH - suffix.length) + suffix;
+    if (!taken.has(candidate.toLowerCase())) return candidate;
+  }
+  throw new AppError(
+    'permanent',
+    `There is no free name for the imported cluster "${name}" after ${tries} tries.`,
+    'Rename or remove some clusters, then import again.',
+    'json',
+  );
+}
 
 const ExportFile = z.object({
   format: z.literal(EXPORT_FORMAT),

@@ -2,9 +2,11 @@
  * What a save does with the token secret: seal a new one where the admin
  * chose; move the held one when only the storage changed; keep it when
  * nothing changed; drop it for a token file. A new token ID needs its own
- * secret, so an old secret is never sent with another token's ID.
+ * secret, so an old secret is never sent with another token's ID; and a new
+ * server (scheme, host or port) needs it given again, so a held secret is
+ * never sent to a host other than the one it was saved for.
  */
-import type { ProfileFields } from '../../../shared/domain/profile';
+import { movedTokenMessage, serverOf, type ProfileFields } from '../../../shared/domain/profile';
 import { AppError } from '../../ipc/app-error';
 import type { SealedSecret, SecretKeeper } from '../secrets/secret-keeper';
 
@@ -35,6 +37,11 @@ export async function resolveSecret(keeper: SecretKeeper, change: SecretChange):
 
   const before = change.existing?.token;
   if (!before || before.secretStorage === 'file' || before.tokenId !== token.tokenId) throw secretNeeded();
+  // A held secret stays with the server it was saved for: another scheme, host or port needs it given again.
+  if (serverOf(change.existing!.url) !== serverOf(change.profile.url)) {
+    const { message, hint } = movedTokenMessage(change.profile.url);
+    throw new AppError('invalid-input', message, hint, 'secret');
+  }
   const held = await keeper.current(change.id, change.sealed);
   if (held === undefined) {
     // Nothing held (a session secret after a restart, an imported profile): the profile is saved and still needs its secret.

@@ -29,7 +29,7 @@ beforeEach(() => {
 });
 afterEach(cleanup);
 
-async function fillAndCheck(tokenId = 'proxy@pve!ops', secret = 's3cret-token') {
+async function fillAndCheck(tokenId = 'proxy@pve!ops', secret = 's3cret-token-0123456789') {
   type('Cluster URL', 'https://127.0.0.1:8006');
   type('Token ID', tokenId);
   type('Token secret', secret);
@@ -49,7 +49,7 @@ describe('connect wizard', () => {
   it('walks trust, a failed privilege check, another token, and saves a pinned profile with the secret', async () => {
     answers = [report({ tls: 'untrusted' }), report({ privileges: 'missing' }), report({ privileges: 'missing' }), report()];
     await fillAndCheck();
-    expect(runs()[0]).toMatchObject({ url: 'https://127.0.0.1:8006', tokenId: 'proxy@pve!ops', secret: 's3cret-token' });
+    expect(runs()[0]).toMatchObject({ url: 'https://127.0.0.1:8006', tokenId: 'proxy@pve!ops', secret: 's3cret-token-0123456789' });
 
     expect(within(dialog()).getByRole('heading', { name: '2. Trust the certificate' })).toBeTruthy();
     expect(within(dialog()).getByLabelText('Fingerprint').textContent).toBe(FINGERPRINT);
@@ -67,7 +67,7 @@ describe('connect wizard', () => {
 
     await click('Use another token');
     type('Token ID', 'proxy@pve!admin');
-    type('Token secret', 'other-secret');
+    type('Token secret', 'other-secret-0123456789');
     await click('Check connection');
     expect(runs()[3]).toMatchObject({ tokenId: 'proxy@pve!admin', tls: { mode: 'pin', fingerprint: FINGERPRINT } });
     expect(within(dialog()).getByRole('heading', { name: '4. Choose what to use' })).toBeTruthy();
@@ -82,7 +82,7 @@ describe('connect wizard', () => {
     expect(within(dialog()).getByText('Connection test passed: the cluster is ready.')).toBeTruthy();
     await click('Save cluster');
     const save = stub.calls.find(([c]) => c === 'profiles.save')?.[1] as SaveProfileInput;
-    expect(save.secret).toBe('other-secret');
+    expect(save.secret).toBe('other-secret-0123456789');
     expect(save.profile).toMatchObject({
       name: 'lab',
       url: 'https://127.0.0.1:8006',

@@ -5,7 +5,7 @@
  * never shown back.
  */
 import { useState } from 'react';
-import type { ProfileSummary } from '../../../../shared/domain/profile';
+import { TokenSecret, type ProfileSummary } from '../../../../shared/domain/profile';
 import type { AppErrorValue } from '../../../../shared/errors';
 import { Dialog, ErrorNotice, Field } from '../../components/common';
 import { useProfiles } from '../../stores/profiles';
@@ -14,8 +14,13 @@ export function SecretDialog({ profile, onClose }: { profile: ProfileSummary; on
   const [secret, setSecret] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<AppErrorValue>();
+  const [problem, setProblem] = useState<string>();
 
   const submit = async () => {
+    // The same check main makes: a secret too short to be real is said here, before anything is sent.
+    const checked = TokenSecret.safeParse(secret);
+    setProblem(checked.success ? undefined : checked.error.issues[0]?.message);
+    if (!checked.success) return;
     setBusy(true);
     const { id, demo: _demo, secretAvailable: _held, createdAt: _c, updatedAt: _u, ...fields } = profile;
     const answer = await useProfiles.getState().save({ id, profile: fields, secret });
@@ -52,7 +57,7 @@ export function SecretDialog({ profile, onClose }: { profile: ProfileSummary; on
           <code>{profile.token.secretStorage === 'file' ? profile.token.tokenFile : profile.token.tokenId}</code> any more: it was kept for
           the last session only, or the cluster was imported. Enter it to use the cluster again.
         </p>
-        <Field label="Token secret" help="The UUID Proxmox showed once when the token was made.">
+        <Field label="Token secret" problem={problem} help="The UUID Proxmox showed once when the token was made.">
           <input type="password" autoComplete="off" data-autofocus value={secret} onChange={(e) => setSecret(e.target.value)} />
         </Field>
         {error && <ErrorNotice title="The secret was not saved" error={error} />}

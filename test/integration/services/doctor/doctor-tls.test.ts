@@ -121,7 +121,7 @@ describe('connect doctor: TLS', () => {
     const s = await sim();
     const url = s.url;
     await s.close();
-    const report = await runDoctor({ url, tokenId: 'a@pve!b', secret: 'x' }, { logger, callTimeoutMs: 2_000 });
+    const report = await runDoctor({ url, tokenId: 'a@pve!b', secret: 'a-secret-nobody-will-check-1' }, { logger, callTimeoutMs: 2_000 });
     expect(report.tls).toMatchObject({ status: 'fail', blocking: true });
     expect(report.tls.hint).toContain('8006');
   });

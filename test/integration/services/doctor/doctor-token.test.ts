@@ -23,7 +23,7 @@ describe('connect doctor: the token (F22)', () => {
   });
 
   it.each([
-    ['a wrong secret', () => ({ tokenId: sim.tokens.operator!.tokenId, secret: 'not-the-secret' })],
+    ['a wrong secret', () => ({ tokenId: sim.tokens.operator!.tokenId, secret: 'not-the-secret-of-this-token' })],
     ['an unknown token id', () => ({ tokenId: 'nobody@pve!ghost', secret: sim.tokens.operator!.secret })],
   ])('%s: "Authentication failed!" explained (either the id or the secret), what to do, and nothing further runs', async (_, token) => {
     const report = await runDoctor({ url: sim.url, ...token(), tls: pin() }, { logger });

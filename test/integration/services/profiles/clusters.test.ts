@@ -92,7 +92,10 @@ describe('clusters from profiles', () => {
     const { service } = openService(await tempDir());
     cleanups.push(() => service.close());
     const failure = await service
-      .save({ profile: plainProfile({ url: 'https://pve:8006/api2/json', nodes: [], isoStorage: '1bad' }), secret: 'x-secret-value' })
+      .save({
+        profile: plainProfile({ url: 'https://pve:8006/api2/json', nodes: [], isoStorage: '1bad' }),
+        secret: 'x-secret-value-long-enough',
+      })
       .catch((e: unknown) => e);
     expect(failure).toMatchObject({ kind: 'invalid-input', field: 'profile.url' });
     expect((failure as Error).message).toMatch(/3 problem/);

@@ -74,7 +74,7 @@ describe('a profile file that cannot be read', () => {
     writeFileSync(join(dir, 'profiles.json'), 'not json at all');
     const { service } = openService(dir);
     cleanups.push(() => service.close());
-    await service.save({ profile: plainProfile(), secret: 'a-secret-value' });
+    await service.save({ profile: plainProfile(), secret: 'a-secret-value-long-enough' });
 
     const files = readdirSync(dir).sort();
     expect(files.filter((f) => f.startsWith('profiles.corrupt-'))).toHaveLength(1);
