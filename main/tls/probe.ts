@@ -14,6 +14,7 @@ export interface ProbeOptions {
   serverName?: string;
   /** A PEM CA bundle to test the chain against, besides the system roots. */
   caPem?: string;
+  /** For the whole probe (both handshakes when a CA is given); default 10 s. */
   timeoutMs?: number;
   signal?: AbortSignal;
 }
@@ -38,9 +39,20 @@ interface Handshake {
   error?: string;
 }
 
-function handshake(url: URL, options: ProbeOptions, ca: string | undefined): Promise<Handshake> {
+/**
+ * One TLS handshake, given up when `deadline` aborts: the probe's one
+ * deadline (its timeout and the caller's signal together), shared by both
+ * handshakes so the whole probe ends within `timeoutMs`.
+ */
+function handshake(url: URL, options: ProbeOptions, ca: string | undefined, deadline: AbortSignal): Promise<Handshake> {
   const host = url.hostname.replace(/^\[|\]$/g, '');
   const servername = options.serverName ?? (isIP(host) ? undefined : host);
+  const timeoutMs = options.timeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS;
+  const stopped = () =>
+    options.signal?.aborted
+      ? new TransportError('aborted', `the TLS check of ${url.host} was cancelled`)
+      : new TransportError('connect', `no TLS handshake with ${url.host} within ${formatSeconds(timeoutMs)}`);
+  if (deadline.aborted) return Promise.reject(stopped());
   return new Promise((resolve, reject) => {
     const socket: TLSSocket = connect({
       host,
@@ -51,13 +63,12 @@ function handshake(url: URL, options: ProbeOptions, ca: string | undefined): Pro
       checkServerIdentity: () => undefined,
       ALPNProtocols: ['http/1.1'],
     });
-    const onAbort = () => socket.destroy(new Error('cancelled'));
-    options.signal?.addEventListener('abort', onAbort, { once: true });
-    socket.once('close', () => options.signal?.removeEventListener('abort', onAbort));
-    socket.setTimeout(options.timeoutMs ?? 10_000, () => {
+    const onAbort = () => {
       socket.destroy();
-      reject(new TransportError('connect', `no TLS handshake with ${url.host} within the time allowed`));
-    });
+      reject(stopped());
+    };
+    deadline.addEventListener('abort', onAbort, { once: true });
+    socket.once('close', () => deadline.removeEventListener('abort', onAbort));
     socket.once('secureConnect', () => {
       const result: Handshake = { peer: socket.getPeerCertificate(true), authorized: socket.authorized };
       if (socket.authorizationError) result.error = String(socket.authorizationError);
@@ -65,16 +76,20 @@ function handshake(url: URL, options: ProbeOptions, ca: string | undefined): Pro
       resolve(result);
     });
     socket.once('error', (err: NodeJS.ErrnoException) => {
-      reject(
-        new TransportError(options.signal?.aborted ? 'aborted' : 'connect', `could not reach ${url.host} (${err.code ?? err.message})`),
-      );
+      reject(deadline.aborted ? stopped() : new TransportError('connect', `could not reach ${url.host} (${err.code ?? err.message})`));
     });
   });
 }
 
+const DEFAULT_PROBE_TIMEOUT_MS = 10_000;
+
+const formatSeconds = (ms: number) => (ms < 1000 ? `${ms} ms` : `${Number((ms / 1000).toFixed(1))} s`);
+
 export async function fetchServerCertificate(baseUrl: string, options: ProbeOptions = {}): Promise<CertificateProbe> {
   const url = new URL(baseUrl);
-  const system = await handshake(url, options, undefined);
+  const clock = AbortSignal.timeout(options.timeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS);
+  const deadline = options.signal ? AbortSignal.any([options.signal, clock]) : clock;
+  const system = await handshake(url, options, undefined, deadline);
   const checkedName = options.serverName ?? url.hostname.replace(/^\[|\]$/g, '');
   const mismatch = checkServerIdentity(checkedName, system.peer);
   const probe: CertificateProbe = {
@@ -86,7 +101,7 @@ export async function fetchServerCertificate(baseUrl: string, options: ProbeOpti
   if (system.error) probe.systemRootsError = system.error;
   if (mismatch) probe.hostnameError = mismatch.message;
   if (options.caPem !== undefined) {
-    const withCa = await handshake(url, options, options.caPem);
+    const withCa = await handshake(url, options, options.caPem, deadline);
     probe.verifiesAgainstCa = withCa.authorized;
     if (withCa.error) probe.caError = withCa.error;
   }

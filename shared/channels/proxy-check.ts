@@ -1,12 +1,13 @@
 /** The proxy check: a request through a running proxy, which tells "the VM has an address" from "the proxy works". */
 import { z } from 'zod';
 import { boundedText, defineChannels, defineEvents } from '../define';
+import { ProxyCheckUrl } from '../domain/proxy-check-url';
 
 export const ProxyProtocol = z.enum(['http', 'socks5']);
 export type ProxyProtocol = z.infer<typeof ProxyProtocol>;
 
-/** Bounded like every text a renderer sends; only http and https are fetched. */
-const targetUrl = z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }).max(2048);
+/** The same rule as the setting: http or https, no credentials, bounded like every text a renderer sends. */
+const targetUrl = ProxyCheckUrl;
 
 export const ProxyTestInput = z
   .object({

@@ -3,12 +3,16 @@
  * there?), then fetch the target URL through it (does it proxy?) and read
  * the address the target saw. The VM having an address is not the same as
  * the proxy working; this tells the two apart.
+ *
+ * The whole check runs against one deadline: every step waits on the same
+ * signal, and whatever still waits when it passes is given up, so the check
+ * answers within its timeout and names the step that did not finish.
  */
 import { isIP } from 'node:net';
-import { request } from 'undici';
 import type { ProxyCheckResult, ProxyProtocol } from '../../../shared/channels/proxy-check';
-import { connectProblem, requestProblem, statusProblem } from './classify';
-import { connectTcp, dispatcherFor } from './dispatchers';
+import { connectProblem, requestProblem, statusProblem, stoppedProblem } from './classify';
+import { Deadline } from './deadline';
+import { connectTcp, dispatcherFor, requestPath } from './dispatchers';
 import { egressAddressOf } from './egress';
 
 export interface ProxyCheckRequest {
@@ -16,43 +20,66 @@ export interface ProxyCheckRequest {
   port: number;
   protocol: ProxyProtocol;
   targetUrl: string;
-  /** Per stage; default 10 s. */
+  /** For the whole check, every step included; default 10 s. */
   timeoutMs?: number;
   signal?: AbortSignal;
+  /** CA certificates (PEM) for an https target instead of the system's; tests use it for a target on loopback. */
+  ca?: string;
 }
+
+export const DEFAULT_CHECK_TIMEOUT_MS = 10_000;
 
 /** The target's answer is only read for the address: a few kilobytes at most. */
 const MAX_BODY = 4096;
 
 export async function checkProxy(req: ProxyCheckRequest): Promise<ProxyCheckResult> {
-  const timeoutMs = req.timeoutMs ?? 10_000;
+  const deadline = new Deadline(req.timeoutMs ?? DEFAULT_CHECK_TIMEOUT_MS, req.signal);
   const base: ProxyCheckResult = { reachable: false, address: req.host, port: req.port, protocol: req.protocol, targetUrl: req.targetUrl };
   const where = `${isIP(req.host) === 6 ? `[${req.host}]` : req.host}:${req.port}`;
-  const target = new URL(req.targetUrl).host;
+  const url = new URL(req.targetUrl);
+  const target = url.host;
 
   const connectStart = performance.now();
   try {
-    (await connectTcp(req.host, req.port, timeoutMs)).destroy();
+    deadline.enter('proxy-connect');
+    (await deadline.race(connectTcp(req.host, req.port, deadline.signal))).destroy();
   } catch (e) {
-    return { ...base, problem: connectProblem(e, where) };
+    return { ...base, problem: stoppedProblem(deadline, where, target) ?? connectProblem(e, where) };
   }
   const connectMs = Math.round(performance.now() - connectStart);
 
-  const dispatcher = dispatcherFor({ host: req.host, port: req.port, protocol: req.protocol }, timeoutMs);
+  const proxy = { host: req.host, port: req.port, protocol: req.protocol };
+  const dispatcher = dispatcherFor(proxy, url, deadline, req.ca);
   const started = performance.now();
+  let httpStatus: number | undefined;
   try {
-    const signal = req.signal ? AbortSignal.any([req.signal, AbortSignal.timeout(timeoutMs)]) : AbortSignal.timeout(timeoutMs);
-    const answer = await request(req.targetUrl, { dispatcher, signal, headers: { 'user-agent': 'Egress Desk proxy check' } });
-    const body = await readSome(answer.body);
+    const answer = await deadline.race(
+      dispatcher.request({
+        origin: url.origin,
+        path: requestPath(proxy, url),
+        method: 'GET',
+        headers: { 'user-agent': 'Egress Desk proxy check' },
+        signal: deadline.signal,
+      }),
+    );
+    httpStatus = answer.statusCode;
+    deadline.enter('body');
+    const body = await deadline.race(readSome(answer.body));
     const latencyMs = Math.round(performance.now() - started);
-    const result: ProxyCheckResult = { ...base, connectMs, latencyMs, httpStatus: answer.statusCode };
-    if (answer.statusCode >= 400) return { ...result, problem: statusProblem(answer.statusCode, where, target) };
+    const result: ProxyCheckResult = { ...base, connectMs, latencyMs, httpStatus };
+    if (httpStatus >= 400) return { ...result, problem: statusProblem(httpStatus, where, target) };
     const egressAddress = egressAddressOf(body);
     return egressAddress ? { ...result, reachable: true, egressAddress } : { ...result, reachable: true };
   } catch (e) {
-    return { ...base, connectMs, problem: requestProblem(e, req.protocol, where, target) };
+    return {
+      ...base,
+      connectMs,
+      ...(httpStatus === undefined ? {} : { httpStatus }),
+      problem: stoppedProblem(deadline, where, target) ?? requestProblem(e, req.protocol, where, target),
+    };
   } finally {
-    await dispatcher.destroy().catch(() => undefined);
+    // Not awaited: closing a connection that is still being opened must not hold the answer back.
+    dispatcher.destroy().catch(() => undefined);
   }
 }
 

@@ -1,11 +1,14 @@
 /**
  * Why a proxy check failed, in words an admin can act on: nothing listens,
  * the host is unreachable, the port speaks another protocol, the proxy
- * could not reach the target, or the target answered with an error.
+ * could not reach the target, the target answered with an error, or one
+ * step (named) did not finish before the check's deadline.
  */
 import { errors } from 'undici';
 import type { ProxyCheckResult, ProxyCheckStage, ProxyProtocol } from '../../../shared/channels/proxy-check';
+import { formatTimeout, type Deadline, type Phase } from './deadline';
 import { HandshakeError } from './dispatchers';
+import { HttpConnectError } from './http-connect';
 import { ClosedEarly } from './read-bytes';
 import { Socks5Error } from './socks5';
 
@@ -66,12 +69,19 @@ export function requestProblem(e: unknown, protocol: ProxyProtocol, where: strin
   }
   if (inner instanceof ClosedEarly || inner instanceof errors.SocketError || (inner as { code?: string }).code === 'HPE_INVALID_CONSTANT')
     return wrongProtocol;
-  if (inner instanceof errors.RequestAbortedError && /Proxy response \((\d+)\)/.test(inner.message)) {
-    const status = /Proxy response \((\d+)\)/.exec(inner.message)![1];
+  if (inner instanceof HttpConnectError) {
+    if (inner.failure === 'not-http') return wrongProtocol;
+    if (inner.failure === 'auth-required')
+      return problem(
+        'permanent',
+        'handshake',
+        `The HTTP proxy at ${where} requires authentication (HTTP 407).`,
+        'The check only speaks to proxies without authentication; test from a client that has the credentials.',
+      );
     return problem(
       'transient',
       'request',
-      `The proxy refused to open a tunnel to ${target} (HTTP ${status}).`,
+      `The proxy refused to open a tunnel to ${target} (HTTP ${inner.status}).`,
       `Check the proxy's rules and that the VM can reach ${target}.`,
     );
   }
@@ -107,4 +117,74 @@ export function statusProblem(status: number, where: string, target: string): Pr
     `The request through ${where} reached an answer of HTTP ${status} from ${target}${status === 502 || status === 504 ? ' (the proxy could not reach it)' : ''}.`,
     'The proxy itself answers. Check the target URL, and that the VM can reach it.',
   );
+}
+
+/** What each step is, for the message when it did not finish: stage, words and hint. */
+function phaseProblem(phase: Phase, where: string, target: string, within: string): Problem {
+  const reach = `Check that the VM can reach ${target} (its gateway, DNS and outbound firewall), or try a closer target URL.`;
+  switch (phase) {
+    case 'proxy-connect':
+      return problem(
+        'transient',
+        'connect',
+        `${where} did not accept a TCP connection within ${within}.`,
+        'Check that this computer can reach the VM: same network or a route to its VLAN, and no firewall dropping the port.',
+      );
+    case 'socks5-greeting':
+      return problem(
+        'transient',
+        'handshake',
+        `The proxy at ${where} accepted the connection but did not answer the SOCKS5 greeting within ${within}.`,
+        "Check the protocol: this port may serve an HTTP proxy or another service that waits for its client. Pick the protocol of the proxy's preset.",
+      );
+    case 'socks5-connect':
+      return problem(
+        'transient',
+        'handshake',
+        `The SOCKS5 proxy at ${where} accepted the greeting but did not report a connection to ${target} within ${within}.`,
+        `The proxy may be unable to reach ${target}. ${reach}`,
+      );
+    case 'http-connect':
+      return problem(
+        'transient',
+        'handshake',
+        `The proxy at ${where} accepted the connection but did not answer the CONNECT request for ${target} within ${within}.`,
+        `The proxy may be unable to reach ${target}, or this port may not serve an HTTP proxy. ${reach}`,
+      );
+    case 'tls':
+      return problem(
+        'transient',
+        'request',
+        `The proxy at ${where} accepted the connection but the TLS handshake with ${target} did not finish within ${within}.`,
+        `The tunnel opened but ${target} did not complete TLS through it. ${reach}`,
+      );
+    case 'headers':
+      return problem(
+        'transient',
+        'request',
+        `The request went through ${where}, but ${target} sent no answer within ${within}.`,
+        `The proxy took the request but no response came back. ${reach}`,
+      );
+    case 'body':
+      return problem(
+        'transient',
+        'request',
+        `${target} started answering through ${where}, but its answer did not finish arriving within ${within}.`,
+        `The response stalled part way. ${reach}`,
+      );
+  }
+}
+
+/** The problem when the check's deadline passed or the caller cancelled it, naming the step that was in progress. */
+export function stoppedProblem(deadline: Deadline, where: string, target: string): Problem | undefined {
+  const stopped = deadline.stopped;
+  if (!stopped) return undefined;
+  if (stopped.cancelled)
+    return problem(
+      'transient',
+      phaseProblem(stopped.phase, where, target, '').stage,
+      'The check was cancelled before it finished.',
+      'Run it again.',
+    );
+  return phaseProblem(stopped.phase, where, target, formatTimeout(deadline.ms));
 }

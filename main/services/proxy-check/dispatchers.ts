@@ -1,13 +1,22 @@
 /**
- * The undici dispatcher that sends a request through the proxy: undici's
- * ProxyAgent for an HTTP proxy (forwarding for http targets, CONNECT for
- * https), and an Agent whose connector opens a SOCKS5 tunnel for a SOCKS5
- * proxy, with TLS on top for https targets.
+ * The undici client that sends the check's request through the proxy. Its
+ * connector opens the way to the target step by step, each step bounded by
+ * the check's one deadline and noted on it: the TCP connection to the proxy,
+ * then the SOCKS5 handshake, or the HTTP CONNECT request (for an https
+ * target), then TLS with the target (https). A plain http target through an
+ * HTTP proxy needs no tunnel: the request goes to the proxy in absolute form
+ * (see `requestPath`), as RFC 9112 §3.2.2 asks of a client talking to a proxy.
+ *
+ * undici's own ProxyAgent is not used: it bounds the tunnel's TLS handshake
+ * with its default 10 s connect timeout whatever `connect.timeout` says, waits
+ * for the CONNECT answer with no bound at all, and cannot say which step hung.
  */
 import { connect as netConnect, isIP, type Socket } from 'node:net';
 import { connect as tlsConnect } from 'node:tls';
-import { Agent, ProxyAgent, type Dispatcher } from 'undici';
+import { Client, type Dispatcher } from 'undici';
 import type { ProxyProtocol } from '../../../shared/channels/proxy-check';
+import type { Deadline } from './deadline';
+import { httpConnect } from './http-connect';
 import { socks5Handshake } from './socks5';
 
 export interface ProxyEndpoint {
@@ -23,61 +32,122 @@ export class HandshakeError extends Error {
   }
 }
 
-function connectTcp(host: string, port: number, timeoutMs: number): Promise<Socket> {
+/** Destroys the socket when the signal aborts, until `done` is called. */
+function destroyOnAbort(socket: Socket, signal: AbortSignal): () => void {
+  const onAbort = () => socket.destroy(signal.reason as Error);
+  if (signal.aborted) onAbort();
+  else signal.addEventListener('abort', onAbort, { once: true });
+  return () => signal.removeEventListener('abort', onAbort);
+}
+
+const ignore = () => undefined;
+
+/**
+ * A TCP connection to host:port, given up (and the socket destroyed) when the
+ * signal aborts. The socket keeps a listener for errors, so one between two
+ * reads of the handshake cannot go unhandled; each read still sees it.
+ */
+export function connectTcp(host: string, port: number, signal: AbortSignal): Promise<Socket> {
   return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason as Error);
     const socket = netConnect({ host, port });
-    socket.setTimeout(timeoutMs, () =>
-      socket.destroy(Object.assign(new Error(`no answer from ${host}:${port} in ${timeoutMs} ms`), { code: 'ETIMEDOUT' })),
-    );
+    const done = destroyOnAbort(socket, signal);
+    const onError = (e: Error) => {
+      done();
+      reject(e);
+    };
+    socket.once('error', onError);
     socket.once('connect', () => {
-      socket.setTimeout(0);
+      done();
+      socket.off('error', onError);
+      socket.on('error', ignore);
       resolve(socket);
     });
-    socket.once('error', reject);
   });
 }
 
-function socksConnector(proxy: ProxyEndpoint, timeoutMs: number) {
-  return (
-    opts: { hostname: string; port: string; protocol: string; servername?: string },
-    callback: (...args: [null, Socket] | [Error, null]) => void,
-  ) => {
-    const secure = opts.protocol === 'https:';
-    const port = Number(opts.port) || (secure ? 443 : 80);
-    const host = opts.hostname.replace(/^\[(.*)\]$/, '$1');
-    void (async () => {
-      const socket = await connectTcp(proxy.host, proxy.port, timeoutMs);
-      const timer = setTimeout(
-        () => socket.destroy(new Error(`the proxy did not finish the SOCKS5 handshake in ${timeoutMs} ms`)),
-        timeoutMs,
-      );
-      try {
-        await socks5Handshake(socket, host, port);
-      } catch (e) {
-        socket.destroy();
-        throw new HandshakeError(e);
-      } finally {
-        clearTimeout(timer);
+/**
+ * TLS with the target over the tunnel; the certificate is checked against the
+ * system's CAs (or `ca`) and against `host`, a name (also sent as SNI) or an
+ * address. Without `host`, Node would check the certificate against "localhost".
+ */
+function tlsOver(socket: Socket, host: string, signal: AbortSignal, ca?: string): Promise<Socket> {
+  return new Promise((resolve, reject) => {
+    const tls = tlsConnect({ socket, host, servername: isIP(host) ? undefined : host, ALPNProtocols: ['http/1.1'], ...(ca ? { ca } : {}) });
+    const done = destroyOnAbort(tls, signal);
+    const onError = (e: Error) => {
+      done();
+      reject(e);
+    };
+    tls.once('error', onError);
+    tls.once('secureConnect', () => {
+      done();
+      tls.off('error', onError);
+      resolve(tls);
+    });
+  });
+}
+
+/** Whether the request goes to an HTTP proxy in absolute form, with no tunnel. */
+function forwards(proxy: ProxyEndpoint, target: URL): boolean {
+  return proxy.protocol === 'http' && target.protocol === 'http:';
+}
+
+/** The request-target to send: absolute form when the proxy forwards, origin form inside a tunnel. */
+export function requestPath(proxy: ProxyEndpoint, target: URL): string {
+  return forwards(proxy, target) ? target.href : `${target.pathname}${target.search}`;
+}
+
+function connector(proxy: ProxyEndpoint, target: URL, deadline: Deadline, ca?: string) {
+  const secure = target.protocol === 'https:';
+  const port = Number(target.port) || (secure ? 443 : 80);
+  const host = target.hostname.replace(/^\[(.*)\]$/, '$1');
+  const { signal } = deadline;
+  const open = async (): Promise<Socket> => {
+    deadline.enter('proxy-connect');
+    const socket = await connectTcp(proxy.host, proxy.port, signal);
+    try {
+      if (proxy.protocol === 'socks5') {
+        deadline.enter('socks5-greeting');
+        await socks5Handshake(socket, host, port, { signal, greeted: () => deadline.enter('socks5-connect') }).catch((e: unknown) => {
+          throw signal.aborted ? e : new HandshakeError(e);
+        });
+      } else if (secure) {
+        deadline.enter('http-connect');
+        await httpConnect(socket, host, port, signal).catch((e: unknown) => {
+          throw signal.aborted ? e : new HandshakeError(e);
+        });
       }
-      if (!secure) return socket;
-      const servername = opts.servername ?? (isIP(host) ? undefined : host);
-      return await new Promise<Socket>((resolve, reject) => {
-        const tls = tlsConnect({ socket, servername });
-        tls.once('secureConnect', () => resolve(tls));
-        tls.once('error', reject);
-      });
-    })().then(
+      if (!secure) {
+        deadline.enter('headers');
+        return socket;
+      }
+      deadline.enter('tls');
+      const tls = await tlsOver(socket, host, signal, ca);
+      deadline.enter('headers');
+      return tls;
+    } catch (e) {
+      socket.destroy();
+      throw e;
+    }
+  };
+  return (_opts: unknown, callback: (...args: [null, Socket] | [Error, null]) => void) => {
+    open().then(
       (socket) => callback(null, socket),
       (e: unknown) => callback(e instanceof Error ? e : new Error(String(e)), null),
     );
   };
 }
 
-export function dispatcherFor(proxy: ProxyEndpoint, timeoutMs: number): Dispatcher {
-  const common = { connections: 1, pipelining: 0, headersTimeout: timeoutMs, bodyTimeout: timeoutMs } as const;
-  if (proxy.protocol === 'socks5') return new Agent({ ...common, connect: socksConnector(proxy, timeoutMs) });
-  const host = isIP(proxy.host) === 6 ? `[${proxy.host}]` : proxy.host;
-  return new ProxyAgent({ ...common, uri: `http://${host}:${proxy.port}`, connect: { timeout: timeoutMs } });
+/**
+ * One connection, one request; undici's own timeouts are set to the check's timeout too, as a second bound.
+ * `ca`: the CA certificates (PEM) the target's certificate is checked against instead of the system's.
+ */
+export function dispatcherFor(proxy: ProxyEndpoint, target: URL, deadline: Deadline, ca?: string): Dispatcher {
+  return new Client(target.origin, {
+    connect: connector(proxy, target, deadline, ca),
+    pipelining: 0,
+    headersTimeout: deadline.ms,
+    bodyTimeout: deadline.ms,
+  });
 }
-
-export { connectTcp };

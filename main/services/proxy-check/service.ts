@@ -1,10 +1,13 @@
 /**
  * `proxies.test`: finds the proxy's address in the inventory, then runs the
  * check. A VM that is not running or has no address yet cannot be checked;
- * that is an error with a hint, not a failed check.
+ * that is an error with a hint, not a failed check. The URL fetched is the
+ * request's own, else the app's setting (read at each check, so a change
+ * applies to the next Test), else the built-in default.
  */
 import type { ProxyCheckResult, ProxyTestInput } from '../../../shared/channels/proxy-check';
 import type { VmRow } from '../../../shared/channels/inventory';
+import { DEFAULT_PROXY_CHECK_URL, proxyCheckUrlProblem } from '../../../shared/domain/proxy-check-url';
 import { AppError } from '../../ipc/app-error';
 import type { Logger } from '../../log/logger';
 import { checkProxy } from './check';
@@ -13,12 +16,17 @@ export interface ProxyCheckOptions {
   /** The inventory's row for the VM, if listed. */
   lookup(clusterId: string, vmid: number): VmRow | undefined;
   logger: Logger;
-  /** Fetched through the proxy when the admin sets none; it must answer with the caller's address. */
-  defaultTargetUrl?: string;
+  /**
+   * Fetched through the proxy when the request names no URL; it must answer
+   * with the caller's address. A function is read at every check (the app's
+   * setting); a value that is unset or not a valid check URL falls back to the built-in default.
+   */
+  defaultTargetUrl?: string | (() => string | undefined);
+  /** For the whole check, every step included; default 10 s. */
   timeoutMs?: number;
 }
 
-export const DEFAULT_TARGET_URL = 'https://api.ipify.org';
+export const DEFAULT_TARGET_URL = DEFAULT_PROXY_CHECK_URL;
 
 export interface ProxyCheckService {
   test(input: ProxyTestInput, signal?: AbortSignal): Promise<ProxyCheckResult>;
@@ -26,6 +34,13 @@ export interface ProxyCheckService {
 
 export function createProxyCheckService(options: ProxyCheckOptions): ProxyCheckService {
   const log = options.logger.child({ service: 'proxy-check' });
+  const configuredUrl = (): string => {
+    const set = typeof options.defaultTargetUrl === 'function' ? options.defaultTargetUrl() : options.defaultTargetUrl;
+    const url = set?.trim();
+    if (url && proxyCheckUrlProblem(url) === undefined) return url;
+    if (url) log.warn('proxy check URL setting is not a usable URL; using the default', { default: DEFAULT_PROXY_CHECK_URL });
+    return DEFAULT_PROXY_CHECK_URL;
+  };
   return {
     async test(input, signal) {
       const row = options.lookup(input.clusterId, input.vmid);
@@ -47,7 +62,7 @@ export function createProxyCheckService(options: ProxyCheckOptions): ProxyCheckS
           `VM ${input.vmid} has no address yet: its guest agent has not reported one.`,
           'Wait a minute after start for the agent to report the address, then check again.',
         );
-      const targetUrl = input.targetUrl ?? options.defaultTargetUrl ?? DEFAULT_TARGET_URL;
+      const targetUrl = input.targetUrl ?? configuredUrl();
       const result = await checkProxy({
         host: row.address,
         port: input.port,

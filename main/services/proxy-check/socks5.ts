@@ -57,10 +57,18 @@ function expandIpv6(text: string): number[] {
   return [...h, ...new Array<number>(8 - h.length - t.length).fill(0), ...t];
 }
 
+export interface Socks5Options {
+  /** Aborts every wait for the proxy's bytes (rejects with the signal's reason). */
+  signal?: AbortSignal;
+  /** Called once the proxy accepted the greeting, before the CONNECT request goes out. */
+  greeted?: () => void;
+}
+
 /** Greets, asks for a CONNECT to host:port and checks the reply; the socket must already be connected to the proxy. */
-export async function socks5Handshake(socket: Socket, host: string, port: number): Promise<void> {
+export async function socks5Handshake(socket: Socket, host: string, port: number, options: Socks5Options = {}): Promise<void> {
+  const { signal } = options;
   socket.write(Buffer.from([VERSION, 1, NO_AUTH]));
-  const [version, method] = await readBytes(socket, 2);
+  const [version, method] = await readBytes(socket, 2, signal);
   if (version !== VERSION)
     throw new Socks5Error(
       'not-socks5',
@@ -70,10 +78,11 @@ export async function socks5Handshake(socket: Socket, host: string, port: number
     throw new Socks5Error('auth-required', 'the SOCKS5 proxy accepts no connection without authentication');
   if (method !== NO_AUTH)
     throw new Socks5Error('not-socks5', `the SOCKS5 proxy chose method 0x${(method ?? 0).toString(16)}, which was not offered`);
+  options.greeted?.();
 
   const portBytes = Buffer.from([port >> 8, port & 0xff]);
   socket.write(Buffer.concat([Buffer.from([VERSION, CMD_CONNECT, 0x00]), addressBytes(host), portBytes]));
-  const [replyVersion, reply, , atyp] = await readBytes(socket, 4);
+  const [replyVersion, reply, , atyp] = await readBytes(socket, 4, signal);
   if (replyVersion !== VERSION)
     throw new Socks5Error('not-socks5', 'the proxy answered the CONNECT request with something other than SOCKS5');
   if (reply !== 0)
@@ -82,6 +91,6 @@ export async function socks5Handshake(socket: Socket, host: string, port: number
       `the SOCKS5 proxy could not connect to ${host}:${port}: ${replyTexts[reply ?? 1] ?? `reply code ${reply}`}`,
     );
   // The bound address the proxy reports; read and dropped so the target's bytes start clean.
-  const length = atyp === ATYP_IPV4 ? 4 : atyp === ATYP_IPV6 ? 16 : (await readBytes(socket, 1))[0]!;
-  await readBytes(socket, length + 2);
+  const length = atyp === ATYP_IPV4 ? 4 : atyp === ATYP_IPV6 ? 16 : (await readBytes(socket, 1, signal))[0]!;
+  await readBytes(socket, length + 2, signal);
 }

@@ -1,6 +1,11 @@
-/** Poll intervals, the proxy check URL and the cleanup grace, checked with the shared settings schema before saving. */
+/**
+ * Poll intervals, the proxy check URL and the cleanup grace, checked with the
+ * shared settings schema before saving (the one main checks with): a refused
+ * value is named next to its field, nothing is sent and "Saved." is not shown.
+ */
 import { useEffect, useState } from 'react';
 import { AppSettings } from '../../../../shared/domain/profile';
+import { DEFAULT_PROXY_CHECK_URL } from '../../../../shared/domain/proxy-check-url';
 import type { AppErrorValue } from '../../../../shared/errors';
 import { ErrorNotice, Field } from '../../components/common';
 import { useSettings } from '../../stores/settings';
@@ -44,6 +49,7 @@ export function GeneralSection() {
   }
 
   const save = async () => {
+    setSaved(false);
     const next = {
       ...settings,
       pollIntervals: { healthSeconds: Number(draft.healthSeconds), inventorySeconds: Number(draft.inventorySeconds) },
@@ -84,8 +90,12 @@ export function GeneralSection() {
         </Field>
       </div>
       <p className="muted">Clusters whose profile sets its own intervals keep them.</p>
-      <Field label="Proxy check URL" problem={problems.proxyCheckUrl} help="Fetched through a proxy by its Test action.">
-        <input value={draft.proxyCheckUrl} onChange={(e) => edit({ proxyCheckUrl: e.target.value })} />
+      <Field
+        label="Proxy check URL"
+        problem={problems.proxyCheckUrl}
+        help={`Fetched through a proxy by its Test action: an http:// or https:// URL, without a user name or password, that answers with the caller's address. Default: ${DEFAULT_PROXY_CHECK_URL}.`}
+      >
+        <input type="url" value={draft.proxyCheckUrl} onChange={(e) => edit({ proxyCheckUrl: e.target.value })} />
       </Field>
       <Field
         label="Cleanup grace (minutes)"
