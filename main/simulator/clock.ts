@@ -27,6 +27,22 @@ export class SimClock {
     });
   }
 
+  /** Calls `fn` after `simMs` simulated ms; returns a function that cancels it. */
+  after(simMs: number, fn: () => void): () => void {
+    const timer = setTimeout(
+      () => {
+        this.timers.delete(timer);
+        fn();
+      },
+      Math.max(0, simMs * this.timeScale),
+    );
+    this.timers.add(timer);
+    return () => {
+      clearTimeout(timer);
+      this.timers.delete(timer);
+    };
+  }
+
   /** Stops every pending timer; sleeps in progress never resolve (used at close). */
   stop(): void {
     for (const t of this.timers) clearTimeout(t);

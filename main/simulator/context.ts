@@ -2,10 +2,13 @@
 import type { TokenStore } from './auth';
 import type { SimClock } from './clock';
 import type { Faults } from './faults';
+import type { PveproxyLoad } from './load';
 import type { ParamSpec, ParamSpecs } from './params';
+import type { Physics } from './physics';
 import type { ClusterState } from './state';
 import type { TaskRunner } from './tasks';
 import type { TaskKind } from './types';
+import type { VersionProfile } from './versions';
 
 export interface SimContext {
   state: ClusterState;
@@ -14,7 +17,15 @@ export interface SimContext {
   clock: SimClock;
   faults: Faults;
   durations: Record<TaskKind, number>;
+  /** Bandwidth and the byte-bound tasks' floors (issue 11). */
+  physics: Physics;
+  /** pveproxy's workers per node (issue 11). */
+  load: PveproxyLoad;
+  /** The node whose URL serves the API: cluster-wide calls count against it. */
+  apiNode: string;
   agentDelayMs: number;
+  /** The Proxmox VE release this cluster answers as (versions.ts). */
+  version: VersionProfile;
   /** The leaf certificate's SHA-256, as /nodes reports it. */
   fingerprint: string;
 }

@@ -24,10 +24,18 @@ const bridges = [
 
 const META = 'creation-qemu=11.0.3,ctime=1790145676';
 
-export function goodTemplate(vmid = 9001): VmDefinition {
+/**
+ * The good template. Its 3 GiB disk holds about 420 MiB of data (a Debian
+ * cloud image); a full clone copies the data (physics.ts, calibrated on F16).
+ * `storage` may be a file storage (dir, nfs), whose volumes are named
+ * `<vmid>/base-<vmid>-disk-<n>.raw` as pve-storage's Plugin.pm does.
+ */
+export function goodTemplate(vmid = 9001, storage = 'local-lvm', fileStorage = false): VmDefinition {
+  const volume = (n: number) => (fileStorage ? `${storage}:${vmid}/base-${vmid}-disk-${n}.raw` : `${storage}:base-${vmid}-disk-${n}`);
   return {
     vmid,
     template: true,
+    dataBytes: { efidisk0: 528 * 1024, scsi0: 420 * 1024 ** 2 },
     config: {
       name: 'debian-13-template',
       meta: META,
@@ -41,8 +49,8 @@ export function goodTemplate(vmid = 9001): VmDefinition {
       boot: 'order=scsi0',
       serial0: 'socket',
       vga: 'serial0',
-      efidisk0: `local-lvm:base-${vmid}-disk-0,efitype=4m,pre-enrolled-keys=0,size=4M`,
-      scsi0: `local-lvm:base-${vmid}-disk-1,size=3G`,
+      efidisk0: `${volume(0)},efitype=4m,pre-enrolled-keys=0,size=4M`,
+      scsi0: `${volume(1)},size=3G`,
       net0: 'virtio=BC:24:11:5E:10:01,bridge=vmbr0',
       smbios1: 'uuid=6c1b3c5e-8f0e-4a51-9a55-0f1e2d3c4b5a',
       vmgenid: '1f2e3d4c-5b6a-4798-8a7b-6c5d4e3f2a1b',
@@ -143,12 +151,25 @@ function demoNode(node: string, vms: VmDefinition[], online = true): NodeDefinit
   return { node, online, storages: storages(), bridges, vms, isos: { [SEED_STORAGE]: seeds, local: ['debian-13.1.0-amd64-netinst.iso'] } };
 }
 
+/**
+ * The demo's NAS: one NFS export every node mounts (storage.cfg `shared 1`),
+ * holding the template every node clones from. A 1 GbE link: about 110 MB/s.
+ */
+export const DEMO_SHARED_STORAGE: StorageDefinition = {
+  storage: 'nas-nfs',
+  type: 'nfs',
+  content: 'images,iso',
+  totalBytes: 4 * 1024 * GiB,
+  usedBytes: 1200 * GiB,
+  shared: true,
+};
+
 /** The demo's mid-clone VM; startSimulator starts a long clone onto it. */
 export const DEMO_MID_CLONE = { node: 'pv1-1', template: 9001, newid: 150_004, name: 'proxy-k4m2q7zt3xw9bv5npa' } as const;
 
 export function demoCluster(): ClusterDefinition {
   const pv1 = demoNode('pv1-1', [
-    goodTemplate(),
+    goodTemplate(9001, DEMO_SHARED_STORAGE.storage, true),
     cloudInitTemplate(),
     noNetTemplate(),
     plainVm(100, 'ubuntu-vm-1', 'running'),
@@ -171,5 +192,6 @@ export function demoCluster(): ClusterDefinition {
     ],
     false,
   );
-  return { clusterName: 'homelab', nodes: [pv1, pv2, pv3] };
+  // Each node keeps its own local, local-lvm and proxy-seeds (node-local, not shared); nas-nfs is one storage for all.
+  return { clusterName: 'homelab', nodes: [pv1, pv2, pv3], storages: [{ ...DEMO_SHARED_STORAGE }] };
 }

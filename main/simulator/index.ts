@@ -11,12 +11,15 @@ import { SimClock } from './clock';
 import type { SimContext } from './context';
 import { DEMO_MID_CLONE, demoCluster, minimalCluster, SEED_STORAGE } from './datasets';
 import { Faults } from './faults';
+import { PveproxyLoad } from './load';
+import { Physics } from './physics';
 import { RequestLog } from './requests';
 import { Router } from './router';
 import { allRoutes } from './routes';
 import { createSimServer } from './server';
 import { ClusterState } from './state';
 import { TaskRunner } from './tasks';
+import { versionProfile } from './versions';
 import type { ClusterDefinition, SimulatorOptions, TaskKind, TokenCredentials } from './types';
 
 export type * from './types';
@@ -29,7 +32,21 @@ export { RequestLog } from './requests';
 export { Faults } from './faults';
 export { TaskRunner } from './tasks';
 export { allRoutes } from './routes';
-export { goodTemplate, cloudInitTemplate, noNetTemplate, plainVm, proxyVm, minimalCluster, demoCluster, SEED_STORAGE } from './datasets';
+export { simImages, SimImages, DEFAULT_DOWNLOAD_BYTES_PER_SEC, type RemoteImage, type ImportVolume } from './images';
+export { PVE_VERSIONS, DEFAULT_PVE_VERSION, VERSION_PROFILES, versionProfile, type PveVersion, type VersionProfile } from './versions';
+export { Physics, FairShare, DEFAULT_BANDWIDTH, DEFAULT_TASK_OVERHEAD_MS } from './physics';
+export { PveproxyLoad, DEFAULT_WORKERS, DEFAULT_REQUEST_COST_MS, type NodeLoad } from './load';
+export {
+  goodTemplate,
+  cloudInitTemplate,
+  noNetTemplate,
+  plainVm,
+  proxyVm,
+  minimalCluster,
+  demoCluster,
+  SEED_STORAGE,
+  DEMO_SHARED_STORAGE,
+} from './datasets';
 
 export const DEFAULT_TASK_DURATIONS: Record<TaskKind, number> = {
   qmclone: 3000,
@@ -39,6 +56,7 @@ export const DEFAULT_TASK_DURATIONS: Record<TaskKind, number> = {
   qmstop: 1000,
   qmdestroy: 1500,
   imgdel: 500,
+  qmigrate: 3000,
 };
 
 /** The SANs of the simulator's certificate; the DNS name does not resolve, for server-name override tests. */
@@ -61,6 +79,10 @@ export interface Simulator {
   faults: Faults;
   requests: RequestLog;
   clock: SimClock;
+  /** Issue 11: bandwidth, fair-share copies and the floors `cloneSeconds` / `uploadSeconds`. */
+  physics: Physics;
+  /** Issue 11: pveproxy workers per node; `perNode()` gives requests per second. */
+  load: PveproxyLoad;
   close(): Promise<void>;
 }
 
@@ -84,6 +106,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   const tasks = new TaskRunner(clock, (type, node, id) => faults.forTask(type, node, id));
   const tokens = new TokenStore({ ...defaultTokens(SEED_STORAGE), ...options.tokens });
   const { caPem, leaf } = await certificate(options.certificate);
+  const physics = new Physics(state, clock, options.physics, options.taskDurations);
+  const load = new PveproxyLoad(clock, options.physics?.workers, options.physics?.requestCostMs);
   const sim: SimContext = {
     state,
     tasks,
@@ -91,7 +115,11 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     clock,
     faults,
     durations: { ...DEFAULT_TASK_DURATIONS, ...options.taskDurations },
+    physics,
+    load,
+    apiNode: options.physics?.apiNode ?? [...state.nodes.keys()][0]!,
     agentDelayMs: options.agentDelayMs ?? 50_000,
+    version: versionProfile(options.version),
     fingerprint: leaf.fingerprint,
   };
   const requests = new RequestLog();
@@ -119,6 +147,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     faults,
     requests,
     clock,
+    physics,
+    load,
     close: () =>
       new Promise<void>((resolve) => {
         clock.stop();

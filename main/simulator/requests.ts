@@ -19,12 +19,18 @@ export interface RequestRecord {
   status: number;
   node?: string;
   tokenId?: string;
+  /** The node whose pveproxy workers served it (the path's node, else the API's node), and its simulated queue + service ms. */
+  loadNode?: string;
+  latencyMs?: number;
+  /** When it was answered (real ms since the epoch), stamped by the log: request rates over time. */
+  at?: number;
 }
 
 export class RequestLog {
   private entries: RequestRecord[] = [];
 
   add(record: RequestRecord): void {
+    record.at ??= Date.now();
     this.entries.push(record);
   }
 

@@ -73,6 +73,10 @@ async function answer(deps: ServerDeps, req: IncomingMessage, res: ServerRespons
   record.path = `/${segments.join('/')}`;
   record.route = record.path;
   if (segments[0] === 'nodes' && segments[1]) record.node = segments[1];
+  // pveproxy's workers (issue 11, load.ts): the path's node serves it when it answers, else the API's node.
+  const served = record.node && sim.state.node(record.node)?.online ? record.node : sim.apiNode;
+  record.loadNode = served;
+  record.latencyMs = await sim.load.admit(served);
 
   const body = method === 'POST' || method === 'PUT' ? await parseBody(req) : { fields: {} };
   record.form = body.fields;

@@ -19,9 +19,11 @@ export interface SimVm {
   /** Simulated ms at the last start, for uptime and the agent's delay. */
   startedAt?: number;
   ip?: string;
-  agent: 'reports-ip' | 'no-ip' | 'never';
+  agent: NonNullable<VmDefinition['agent']>;
   /** A clone in progress: listed without a name and with `status: unknown` (F8). */
   cloning: boolean;
+  /** Bytes written per disk slot; what a full clone copies (physics.ts). */
+  dataBytes?: Record<string, number>;
 }
 
 export interface SimIso {
@@ -49,14 +51,23 @@ export class ClusterState {
     private readonly clock: SimClock,
   ) {
     this.clusterName = definition.clusterName;
+    // A shared storage is one object and one ISO folder on every node; a local one is a copy per node (issue 11).
+    const sharedDefs = new Map<string, StorageDefinition>();
+    const sharedIsos = new Map<string, Map<string, SimIso>>();
     for (const n of definition.nodes) {
-      const node: SimNode = {
-        node: n.node,
-        online: n.online ?? true,
-        storages: new Map(n.storages.map((s) => [s.storage, s])),
-        bridges: n.bridges,
-        isos: new Map(n.storages.filter((s) => s.content.split(',').includes('iso')).map((s) => [s.storage, new Map()])),
-      };
+      const defs = [...n.storages, ...(definition.storages ?? []).filter((s) => !s.nodes || s.nodes.includes(n.node))];
+      const storages = new Map<string, StorageDefinition>();
+      const isos = new Map<string, Map<string, SimIso>>();
+      for (const def of defs) {
+        // pve-storage Plugin.pm parse_config: a type in @SHARED_STORAGE (nfs, cifs, rbd, …) is always `shared 1`.
+        const d = def.type === 'nfs' && !def.shared ? { ...def, shared: true } : def;
+        const s = d.shared ? (sharedDefs.get(d.storage) ?? sharedDefs.set(d.storage, d).get(d.storage)!) : { ...d };
+        storages.set(s.storage, s);
+        if (!s.content.split(',').includes('iso')) continue;
+        if (s.shared && !sharedIsos.has(s.storage)) sharedIsos.set(s.storage, new Map());
+        isos.set(s.storage, s.shared ? sharedIsos.get(s.storage)! : new Map());
+      }
+      const node: SimNode = { node: n.node, online: n.online ?? true, storages, bridges: n.bridges, isos };
       this.nodes.set(n.node, node);
       for (const [storage, files] of Object.entries(n.isos ?? {}))
         for (const f of files) this.putIso(n.node, storage, f, new Uint8Array(45056));
@@ -86,6 +97,7 @@ export class ClusterState {
     };
     if (def.lock) vm.lock = def.lock;
     if (def.ip) vm.ip = def.ip;
+    if (def.dataBytes) vm.dataBytes = { ...def.dataBytes };
     if (vm.power === 'hibernated') vm.lock = 'suspended';
     if (isUp(vm.power)) vm.startedAt = this.clock.now() - 3_600_000;
     this.vms.set(def.vmid, vm);
@@ -132,6 +144,11 @@ export class ClusterState {
 
   iso(node: string, storage: string, filename: string): SimIso | undefined {
     return this.nodes.get(node)?.isos.get(storage)?.get(filename);
+  }
+
+  /** The nodes where a storage id exists (storage.cfg's `nodes`), in cluster order. */
+  storageNodes(storage: string): string[] {
+    return [...this.nodes.values()].filter((n) => n.storages.has(storage)).map((n) => n.node);
   }
 
   /** The lowest free VMID at or above `from`. */

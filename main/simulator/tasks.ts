@@ -4,6 +4,7 @@
  * function on simulated time; a task fault can fail it or keep it running
  * for ever.
  */
+import { fixtureJson } from '../../fixtures';
 import type { SimClock } from './clock';
 import type { TaskKind } from './types';
 
@@ -21,6 +22,9 @@ export interface SimTask {
   exitstatus?: string;
   endtime?: number;
   log: string[];
+  /** Simulated ms at start and end, for the physics tests and the bench. */
+  simStart: number;
+  simEnd?: number;
 }
 
 /** Thrown inside task work: the task ends with this exitstatus. */
@@ -71,6 +75,7 @@ export class TaskRunner {
       starttime,
       status: 'running',
       log: [],
+      simStart: this.clock.now(),
     };
     if (tokenid) task.tokenid = tokenid;
     this.tasks.set(upid, task);
@@ -82,17 +87,39 @@ export class TaskRunner {
     return this.tasks.get(upid);
   }
 
+  /**
+   * Stops a running task as `DELETE /nodes/{node}/tasks/{upid}` does: the worker gets SIGTERM, dies with "received
+   * interrupt" and undoes what it had begun (a clone's half-made VM), like any failure. A task that already ended is
+   * left as it is. True when the task was running.
+   */
+  stop(upid: string): boolean {
+    const interrupt = this.interrupts.get(upid);
+    if (!interrupt) return false;
+    interrupt();
+    return true;
+  }
+
+  private readonly interrupts = new Map<string, () => void>();
+
   private async run(task: SimTask, work: TaskWork, onFail?: () => void): Promise<void> {
     const fault = this.faultFor(task.type, task.node, task.id);
+    const interrupted = new Promise<never>((_, reject) =>
+      this.interrupts.set(task.upid, () => reject(new TaskFailure(interruptedExitStatus()))),
+    );
     try {
-      if (fault?.hang) return await new Promise<void>(() => undefined);
-      if (fault?.failWith) throw new TaskFailure(fault.failWith);
-      await work(task);
+      const body = async () => {
+        if (fault?.hang) return await new Promise<void>(() => undefined);
+        if (fault?.failWith) throw new TaskFailure(fault.failWith);
+        await work(task);
+      };
+      await Promise.race([body(), interrupted]);
       this.finish(task, fault?.finishWith ?? 'OK');
     } catch (err) {
       const text = err instanceof Error ? err.message : String(err);
       onFail?.();
       this.finish(task, text);
+    } finally {
+      this.interrupts.delete(task.upid);
     }
   }
 
@@ -101,10 +128,16 @@ export class TaskRunner {
     task.status = 'stopped';
     task.exitstatus = exitstatus;
     task.endtime = Math.floor(Date.now() / 1000);
+    task.simEnd = this.clock.now();
   }
 
   /** Waits (polling simulated time) until `isFree` holds; used by start and stop, which queue behind a lock (F3). */
   async waitUntil(isFree: () => boolean): Promise<void> {
     while (!isFree()) await this.clock.sleep(50);
   }
+}
+
+/** The exitstatus of a task stopped by DELETE: pve-common's fork_worker dies with "received interrupt" on SIGTERM. */
+function interruptedExitStatus(): string {
+  return fixtureJson<{ data: { exitstatus: string } }>('sim_task_stopped_interrupted')!.data.exitstatus;
 }

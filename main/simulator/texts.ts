@@ -35,6 +35,33 @@ export const TEXT_FIXTURES = {
   taskMissing: 'sim_err_task_missing',
   alreadyRunning: 'sim_task_already_running',
   noSuchDisk: 'sim_task_resize_no_disk',
+  // Issue 11: qemu-server clone_vm's locality checks and pve-storage's node check (docs/simulator.md, Physics).
+  cloneLocalStorage: 'sim_err_clone_local_storage',
+  cloneNonSharedStorage: 'sim_err_clone_nonshared_storage',
+  storageNotOnNode: 'sim_err_storage_not_on_node',
+  linkedCloneStorage: 'sim_err_clone_linked_storage',
+  linkedCloneFormat: 'sim_err_clone_linked_format',
+  // Issue 14: the template builder's download-url, VM create with import-from, template conversion and nextid.
+  downloadContentNotAllowed: 'sim_err_download_content_not_allowed',
+  downloadNotFileBased: 'sim_err_download_not_file_based',
+  downloadBadExtension: 'sim_err_download_bad_extension',
+  downloadChecksumMismatch: 'sim_task_download_checksum_mismatch',
+  downloadExistsMismatch: 'sim_task_download_exists_mismatch',
+  downloadExists: 'sim_task_download_exists',
+  downloadUnreachable: 'sim_task_download_unreachable',
+  downloadNoSpace: 'sim_task_download_no_space',
+  createImportWrongType: 'sim_err_create_import_wrong_type',
+  createStorageNoImages: 'sim_err_create_storage_no_images',
+  createImportSyntax: 'sim_err_create_import_syntax',
+  createVmidExists: 'sim_err_create_vmid_exists',
+  createSourceMissing: 'sim_task_create_source_missing',
+  templateTwice: 'sim_err_template_twice',
+  templateRunning: 'sim_err_template_running',
+  nextidTaken: 'sim_err_nextid_taken',
+  // Issue 11: qemu-server migrate_vm and QemuMigrate (docs/simulator.md, Physics).
+  migrateLocalNode: 'sim_err_migrate_local_node',
+  migrateRunning: 'sim_err_migrate_running',
+  migrateAborted: 'sim_task_migrate_aborted',
 } as const;
 
 export type TextName = keyof typeof TEXT_FIXTURES;

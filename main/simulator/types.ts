@@ -3,8 +3,9 @@
  * options of startSimulator and the handle it returns.
  */
 import type { Logger } from '../log/logger';
+import type { PveVersion } from './versions';
 
-export type TaskKind = 'qmclone' | 'imgcopy' | 'resize' | 'qmstart' | 'qmstop' | 'qmdestroy' | 'imgdel';
+export type TaskKind = 'qmclone' | 'imgcopy' | 'resize' | 'qmstart' | 'qmstop' | 'qmdestroy' | 'imgdel' | 'qmigrate';
 
 /** How a VM looks to an observer: paused lists as running (F14), hibernated is stopped with `lock: suspended`. */
 export type VmPowerState = 'running' | 'stopped' | 'paused' | 'prelaunch' | 'hibernated';
@@ -16,7 +17,16 @@ export interface StorageDefinition {
   content: string;
   totalBytes: number;
   usedBytes?: number;
+  /**
+   * As storage.cfg's `shared` (pve-storage, default 0): one storage every node
+   * sees with the same content and usage. Without it the storage is local:
+   * each node has its own copy with its own content and usage.
+   */
   shared?: boolean;
+  /** storage.cfg's `nodes`: where a cluster-level storage exists (default every node). Ignored in a node's own list. */
+  nodes?: string[];
+  /** Sustained throughput in bytes/s for copies and uploads; default by type (see physics.ts, DEFAULT_BANDWIDTH). */
+  bandwidthBytesPerSec?: number;
 }
 
 export interface BridgeDefinition {
@@ -35,8 +45,13 @@ export interface VmDefinition {
   lock?: string;
   /** The guest's IPv4 the agent will report; derived from the VMID and VLAN when absent. */
   ip?: string;
-  /** `reports-ip` (default), `no-ip` (agent up, no routable address yet), `never` (agent never starts). */
-  agent?: 'reports-ip' | 'no-ip' | 'never';
+  /**
+   * `reports-ip` (default), `no-ip` (agent up, no routable address yet), `never` (agent never starts),
+   * `command-disabled` (agent up, network-get-interfaces blocked in its config: the 200 refusal, see versions.ts).
+   */
+  agent?: 'reports-ip' | 'no-ip' | 'never' | 'command-disabled';
+  /** Bytes written per disk slot (thin volumes); a full clone copies these, as zeros cost nothing (F16). Default: the disk's size. */
+  dataBytes?: Record<string, number>;
 }
 
 export interface NodeDefinition {
@@ -53,6 +68,8 @@ export interface ClusterDefinition {
   /** Absent for a single node that is not in a cluster (like pv1-1). */
   clusterName?: string;
   nodes: NodeDefinition[];
+  /** storage.cfg: storages defined once for the cluster, added to each node in their `nodes` (default all). */
+  storages?: StorageDefinition[];
 }
 
 /** Privileges granted per ACL path; a grant on a more specific path replaces the inherited one. */
@@ -86,4 +103,21 @@ export interface SimulatorOptions {
   /** `ca` (default): a leaf signed by a fresh CA; `self-signed`: a leaf with no CA, like a fresh node. */
   certificate?: 'ca' | 'self-signed';
   logger?: Logger;
+  /** The Proxmox VE release to answer as (versions.ts): `'9.2'` (default, the captured host), `'8.4'` or `'7.4'`. */
+  version?: PveVersion;
+  /** Bandwidth, task overheads and pveproxy's workers (docs/simulator.md, Physics). */
+  physics?: PhysicsOptions;
+}
+
+export interface PhysicsOptions {
+  /** Bytes/s per storage type when a storage does not set `bandwidthBytesPerSec`. */
+  bandwidthByType?: Partial<Record<StorageDefinition['type'], number>>;
+  /** Fixed simulated ms a byte-bound task spends besides copying (fork, locks, volume allocation, config writes). */
+  taskOverheadMs?: Partial<Record<'qmclone' | 'imgcopy' | 'qmigrate', number>>;
+  /** pveproxy workers per node (default 3, pveproxy.pm `max_workers`). */
+  workers?: number;
+  /** Simulated ms one request holds a worker (default 5). */
+  requestCostMs?: number;
+  /** The node whose URL serves the API; cluster-wide calls count against it (default the first node). */
+  apiNode?: string;
 }

@@ -3,10 +3,10 @@
  * name and the mark, then status/current and, for a running VM, the guest
  * agent. The first matching check decides. Takes no lock.
  */
-import { isAgentNotConfigured, isAgentNotRunning } from '../pve/errors';
+import { AgentRefusedError, isAgentNotConfigured, isAgentNotRunning } from '../pve/errors';
 import type { CallOptions, CoreContext } from './context';
 import { toProviderError } from './classify';
-import { notFound, transient } from './errors';
+import { notFound, permanent, transient } from './errors';
 import { formatProviderId, parseProviderId } from './ids';
 import { parseMark } from './mark';
 import { resolveVm } from './resources';
@@ -69,6 +69,11 @@ async function agentAddress(ctx: CoreContext, node: string, vmid: number, signal
     if (isAgentNotRunning(e)) return { state: 'provisioning', ip: '' };
     // agent=1 was removed: this VM can never report an address, so it is replaced.
     if (isAgentNotConfigured(e)) return { state: 'stopped', ip: '' };
+    // The agent answered with its own refusal: its class decides (a disabled command needs the guest's agent config changed).
+    if (e instanceof AgentRefusedError) {
+      const why = `the guest agent of VM ${vmid} refused network-get-interfaces: ${e.message}`;
+      throw e.failureClass === 'permanent' ? permanent(why, e.hint) : transient(why, e.hint);
+    }
     throw transient(`reading the guest agent of VM ${vmid}: ${e instanceof Error ? e.message : String(e)}`);
   }
 }

@@ -47,8 +47,12 @@ export async function provision(
   if (resize) {
     report('resize', 'started', at);
     const upid = await ctx.api.resize(node, vmid, resize.disk, resize.size, { signal });
-    report('resize', 'task', { ...at, upid });
-    await waitTask(ctx, upid, ctx.budgets.resizeMs, signal);
+    // PVE 7.4 (qemu-server before 8.0.2) grows the disk before it answers, with no task to wait on;
+    // a rerun after a cut-off finds the disk large enough and skips the step.
+    if (upid !== null) {
+      report('resize', 'task', { ...at, upid });
+      await waitTask(ctx, upid, ctx.budgets.resizeMs, signal);
+    }
     report('resize', 'done', at);
   } else {
     report('resize', 'skipped', at);

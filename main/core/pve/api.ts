@@ -15,6 +15,7 @@ import type {
   StorageEntry,
   StorageStatus,
   StorageVolume,
+  TaskListEntry,
   TaskLog,
   TaskStatus,
   Version,
@@ -43,10 +44,32 @@ export interface CloneParams {
   target?: string;
 }
 
+/** An offline migration: the stopped VM and its local disks move to `target` (issue 11). */
+export interface MigrateParams {
+  target: string;
+  /** Copy disks on node-local storage to the same storage on the target. */
+  'with-local-disks'?: 1;
+}
+
 export interface TaskLogRange {
   /** First line to return (0-based). */
   start?: number;
   limit?: number;
+}
+
+/** `GET /nodes/{node}/tasks` filters (the official schema's names; see apidata.js `node_tasks`). */
+export interface TaskListQuery {
+  /** `active`: running (and just-ended, not yet archived) tasks; `archive` (Proxmox's default): ended ones; `all`: both. */
+  source?: 'active' | 'archive' | 'all';
+  /** Only tasks started at or after this UNIX epoch (seconds). */
+  since?: number;
+  vmid?: number;
+  typefilter?: string;
+  /** A case-insensitive substring of the task's user. */
+  userfilter?: string;
+  /** Proxmox's default is 50. */
+  limit?: number;
+  start?: number;
 }
 
 export interface PveApi {
@@ -76,8 +99,13 @@ export interface PveApi {
   setVmConfig(node: string, vmid: number, params: Record<string, string | number>, opts?: CallOptions): Promise<void>;
   /** POST /nodes/{node}/qemu/{vmid}/clone */
   clone(node: string, vmid: number, params: CloneParams, opts?: CallOptions): Promise<Upid>;
-  /** PUT /nodes/{node}/qemu/{vmid}/resize: a task (F20). */
-  resize(node: string, vmid: number, disk: string, size: string, opts?: CallOptions): Promise<Upid>;
+  /** POST /nodes/{node}/qemu/{vmid}/migrate: a `qmigrate` task on `node`; needs VM.Migrate on /vms/{vmid}. */
+  migrate(node: string, vmid: number, params: MigrateParams, opts?: CallOptions): Promise<Upid>;
+  /**
+   * PUT /nodes/{node}/qemu/{vmid}/resize: a task (F20) from qemu-server 8.0.2 (PVE 8.0) on;
+   * null on PVE 7.4, where the disk is already grown when the answer comes.
+   */
+  resize(node: string, vmid: number, disk: string, size: string, opts?: CallOptions): Promise<Upid | null>;
   /** POST /nodes/{node}/qemu/{vmid}/status/start */
   start(node: string, vmid: number, opts?: CallOptions): Promise<Upid>;
   /** POST /nodes/{node}/qemu/{vmid}/status/stop */
@@ -88,9 +116,21 @@ export interface PveApi {
   destroy(node: string, vmid: number, opts?: CallOptions): Promise<Upid>;
   /** GET /nodes/{node}/tasks/{upid}/status */
   taskStatus(node: string, upid: Upid, opts?: CallOptions): Promise<TaskStatus>;
+  /**
+   * GET /nodes/{node}/tasks[?source=&since=&…]: every visible task on a node in one answer, for the
+   * task watcher (one request per node per cycle). Optional: an implementation without it (the unit
+   * tests' fakes) is watched one status call per task.
+   */
+  nodeTasks?(node: string, query?: TaskListQuery, opts?: CallOptions): Promise<TaskListEntry[]>;
   /** GET /nodes/{node}/tasks/{upid}/log[?start=&limit=] */
   taskLog(node: string, upid: Upid, range?: TaskLogRange, opts?: CallOptions): Promise<TaskLog>;
-  /** GET /nodes/{node}/qemu/{vmid}/agent/network-get-interfaces (F21) */
+  /**
+   * DELETE /nodes/{node}/tasks/{upid}: stops a running task (its worker gets SIGTERM and ends with exitstatus
+   * "received interrupt"); a task that already ended is left as it is. Allowed for the task's owner, else it needs
+   * Sys.Modify on /nodes/{node}. Answers `{data: null}`.
+   */
+  stopTask(node: string, upid: Upid, opts?: CallOptions): Promise<void>;
+  /** GET /nodes/{node}/qemu/{vmid}/agent/network-get-interfaces (F21); an agent that refuses it throws AgentRefusedError. */
   agentNetworkInterfaces(node: string, vmid: number, opts?: CallOptions): Promise<AgentInterface[]>;
   /** GET /nodes/{node}/network[?type=] */
   network(node: string, type?: string, opts?: CallOptions): Promise<NetworkInterface[]>;

@@ -6,26 +6,29 @@
 import type { z } from 'zod';
 import type { PveApi } from './api';
 import { readData } from './answer';
-import type { CallSite } from './failures';
+import { AgentRefusedError, type CallSite } from './failures';
+import { templateBuildMethods, type TemplateBuildApi } from './build-api';
 import { isoUploadBody } from './multipart';
 import { fillPath } from './path';
 import * as S from './schemas';
 import { createTransport, type Exchange, type TransportOptions } from './transport';
 
 export type PveClientOptions = TransportOptions;
-export type PveClient = PveApi & {
-  /** The most requests that were in flight at once, per node (the per-node limit holds them to maxRequestsPerNode). */
-  peakRequestsPerNode(): Record<string, number>;
-  close(): Promise<void>;
-};
+export type PveClient = PveApi &
+  TemplateBuildApi & {
+    /** The most requests that were in flight at once, per node (the per-node limit holds them to maxRequestsPerNode). */
+    peakRequestsPerNode(): Record<string, number>;
+    close(): Promise<void>;
+  };
 
 export function createPveClient(options: PveClientOptions): PveClient {
   const transport = createTransport(options);
 
+  const siteOf = (ex: Exchange): CallSite => ({ method: ex.method, path: fillPath(ex.template, ex.params) });
+
   async function call<Sch extends z.ZodType>(schema: Sch, ex: Exchange, whole = false): Promise<z.output<Sch>> {
     const body = await transport.send(ex);
-    const site: CallSite = { method: ex.method, path: fillPath(ex.template, ex.params) };
-    return readData(schema, body, site, whole);
+    return readData(schema, body, siteOf(ex), whole);
   }
 
   const vm = (node: string, vmid: number) => ({ node, vmid });
@@ -94,8 +97,16 @@ export function createPveClient(options: PveClientOptions): PveClient {
         signal: o?.signal,
       });
     },
-    resize: (node, vmid, disk, size, o) =>
+    migrate: (node, vmid, p, o) =>
       call(S.UpidSchema, {
+        method: 'POST',
+        template: '/nodes/{node}/qemu/{vmid}/migrate',
+        params: vm(node, vmid),
+        form: { target: p.target, ...(p['with-local-disks'] ? { 'with-local-disks': 1 } : {}) },
+        signal: o?.signal,
+      }),
+    resize: (node, vmid, disk, size, o) =>
+      call(S.MaybeUpidSchema, {
         method: 'PUT',
         template: '/nodes/{node}/qemu/{vmid}/resize',
         params: vm(node, vmid),
@@ -123,6 +134,22 @@ export function createPveClient(options: PveClientOptions): PveClient {
       }),
     taskStatus: (node, upid, o) =>
       call(S.TaskStatusSchema, { method: 'GET', template: '/nodes/{node}/tasks/{upid}/status', params: { node, upid }, signal: o?.signal }),
+    nodeTasks: (node, q, o) =>
+      call(S.TaskListSchema, {
+        method: 'GET',
+        template: '/nodes/{node}/tasks',
+        params: { node },
+        query: {
+          source: q?.source,
+          since: q?.since,
+          vmid: q?.vmid,
+          typefilter: q?.typefilter,
+          userfilter: q?.userfilter,
+          limit: q?.limit,
+          start: q?.start,
+        },
+        signal: o?.signal,
+      }),
     taskLog: (node, upid, range, o) =>
       call(
         S.TaskLogAnswerSchema,
@@ -135,17 +162,28 @@ export function createPveClient(options: PveClientOptions): PveClient {
         },
         true,
       ),
-    agentNetworkInterfaces: (node, vmid, o) =>
-      call(S.AgentNetworkSchema, {
+    stopTask: async (node, upid, o) => {
+      // Synchronous: Proxmox answers `{data: null}` once the signal is sent; the task's status tells how it ended.
+      await transport.send({ method: 'DELETE', template: '/nodes/{node}/tasks/{upid}', params: { node, upid }, signal: o?.signal });
+    },
+    agentNetworkInterfaces: async (node, vmid, o) => {
+      const ex: Exchange = {
         method: 'GET',
         template: '/nodes/{node}/qemu/{vmid}/agent/network-get-interfaces',
         params: vm(node, vmid),
         signal: o?.signal,
-      }),
+      };
+      const answer = await call(S.AgentNetworkAnswerSchema, ex);
+      // A 200 carrying the agent's own error: its reason, not a decoding failure.
+      if (answer.refused) throw new AgentRefusedError(answer.agentClass, answer.desc, siteOf(ex));
+      return answer.interfaces;
+    },
     network: (node, type, o) =>
       call(S.NetworkSchema, { method: 'GET', template: '/nodes/{node}/network', params: { node }, query: { type }, signal: o?.signal }),
     permissions: (path, o) =>
       call(S.PermissionsSchema, { method: 'GET', template: '/access/permissions', query: { path }, signal: o?.signal }),
+    // Issue 14: the template builder's endpoints (build-api.ts).
+    ...templateBuildMethods(call),
     peakRequestsPerNode: () => transport.peakRequestsPerNode(),
     close: () => transport.close(),
   };

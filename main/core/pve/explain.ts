@@ -4,6 +4,7 @@
  * AppErrorValue so a service can pass it on as is.
  */
 import {
+  AgentRefusedError,
   ApiError,
   classifyApiFailure,
   isAuthenticationFailure,
@@ -54,6 +55,7 @@ export function explainPveFailure(op: string, err: unknown): ExplainedFailure {
   const kind = classifyApiFailure(op, err);
   if (err instanceof ApiError) return { kind, message: err.describe(), hint: apiHint(err, kind) };
   if (err instanceof TlsVerificationError) return { kind, message: err.message, hint: tlsHints[err.reason] };
+  if (err instanceof AgentRefusedError) return { kind, message: err.message, hint: err.hint };
   if (err instanceof TransportError) return { kind, message: err.message, hint: transportHints[err.failure] };
   if (err instanceof TokenFileError) {
     const hint =

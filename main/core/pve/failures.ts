@@ -107,3 +107,33 @@ export class InvalidRequestError extends ClassifiedError {
   override readonly name = 'InvalidRequestError';
   readonly failureClass = 'permanent';
 }
+
+/**
+ * The guest agent ran but refused the command: Proxmox answers 200 with
+ * `{result: {error: {class, desc}}}` (qemu-server passes the agent's QMP
+ * error through, PVE/API2/Qemu/Agent.pm). A command the agent does not know
+ * or has disabled (`CommandNotFound`, also used by QEMU for a command turned
+ * off with qemu-ga's block-rpcs/allow-rpcs; `CommandDisabled` in old agents;
+ * "has been disabled" in the text of agents that said GenericError) will
+ * never work until the guest's agent config changes: permanent. Anything
+ * else the agent reports may pass: transient.
+ */
+export class AgentRefusedError extends ClassifiedError {
+  override readonly name = 'AgentRefusedError';
+  readonly failureClass: FailureClass;
+  /** What to change, in plain words. */
+  readonly hint: string;
+  constructor(
+    readonly agentClass: string,
+    readonly desc: string,
+    readonly call?: CallSite,
+  ) {
+    super(`agent refused: ${agentClass}: ${desc.replace(/\n+$/, '')}`);
+    const disabled = agentClass === 'CommandNotFound' || agentClass === 'CommandDisabled' || /has been disabled/i.test(desc);
+    this.failureClass = disabled ? 'permanent' : 'transient';
+    const command = call ? `guest-${call.path.split('/').pop() ?? ''}` : 'the command';
+    this.hint = disabled
+      ? `Enable ${command} in the VM's guest agent config (remove it from block-rpcs, or add it to allow-rpcs, in /etc/qemu/qemu-ga.conf or the qemu-guest-agent service options), restart qemu-guest-agent, then try again.`
+      : 'The guest agent could not answer this time; it is asked again. If it keeps failing, check qemu-guest-agent inside the VM.';
+  }
+}

@@ -15,6 +15,20 @@ const upidPattern = /^UPID:[^:]+:[0-9A-Fa-f]{8}:[0-9A-Fa-f]{8,}:[0-9A-Fa-f]{8}:[
 /** Every asynchronous call answers with the UPID of the task it started. */
 export const UpidSchema = z.string().regex(upidPattern, 'expected a task id (UPID:…)');
 
+/**
+ * A call that may or may not start a task. PUT …/resize answers `{"data":null}` once the
+ * disk is grown on qemu-server before 8.0.2 (PVE 7.4 and older) and a UPID from 8.0.2
+ * (PVE 8.0) on: qemu-server 606d9d76 "fix #2315: api: have resize endpoint spawn a
+ * worker task", listed under qemu-server (8.0.2) in debian/changelog.
+ */
+export const MaybeUpidSchema = z.union([UpidSchema, z.null()]);
+
+/**
+ * `/version`: the same three keys on 7.4, 8.x and 9.x (pve-manager PVE/API2.pm sets
+ * all three; `console` only when datacenter.cfg has one, and is dropped here). Only the
+ * shapes differ: 7.4 writes `version` as `7.4-19` and an 8-hex `repoid`; 8.0 on write
+ * `8.4.21` and 16 hex (pve-manager 0e77456f, "expand repoid to 16 chars").
+ */
 export const VersionSchema = z.object({ version: z.string(), release: z.string(), repoid: z.string() });
 
 export const NodeEntrySchema = z.object({
@@ -47,7 +61,12 @@ export const ClusterStatusEntrySchema = z.object({
 });
 export const ClusterStatusSchema = z.array(ClusterStatusEntrySchema);
 
-/** A `/cluster/resources` entry. Only `id` and `type` are always there (F8: a VM mid-clone has no name). */
+/**
+ * A `/cluster/resources` entry. Only `id` and `type` are always there (F8: a VM mid-clone has no name).
+ * Optional because older releases lack them: guest `tags` since pve-manager 7.2-14 (d18b6982; `lock`
+ * since 6.0, f79372c0), a node's `hastate` since 8.2.9 (993d05ab); 9.0 adds `memhost` and `type:
+ * network` entries (e3ac6efa, 1804cdf1), which are dropped or pass as another type.
+ */
 export const ClusterResourceSchema = z.object({
   id: z.string(),
   type: z.string(),
@@ -93,7 +112,10 @@ export const ClusterResourcesSchema = z.unknown().transform((value, ctx) => {
 
 const KernelInfoSchema = z.object({ release: z.string(), sysname: z.string().optional(), version: z.string().optional() });
 
-/** Node status; `kernel` is read from `current-kernel.release` (PVE 8+) or `kversion` (older). */
+/**
+ * Node status; `kernel` is read from `current-kernel.release` (pve-manager 8.1.0 on, 20ad4e0e) or
+ * `kversion` (every release, kept "for legacy compat"). 9.0 adds `memory.available` (8fd3420b), dropped here.
+ */
 export const NodeStatusSchema = z
   .object({
     pveversion: z.string(),
@@ -135,15 +157,28 @@ export const StorageStatusSchema = z.object({
   used: pveNumber.optional(),
 });
 
-export const StorageVolumeSchema = z.object({
-  volid: z.string(),
-  format: z.string(),
-  size: pveNumber,
-  content: z.string(),
-  ctime: pveInteger.optional(),
-  vmid: pveInteger.optional(),
-  notes: z.string().optional(),
-});
+/**
+ * A content listing entry. Since pve-storage 9.1.5 `size` is optional and an inactive qcow2
+ * volume on LVM carries `approximate-size` (the LV's size) instead (pve-storage 7ce747e and
+ * 225a872, "fix #6819"). `size` is then taken from it and `sizeKind` says so; an entry with
+ * neither (which pve-storage's schema allows) reads as size 0, `sizeKind: 'unknown'`.
+ */
+export const StorageVolumeSchema = z
+  .object({
+    volid: z.string(),
+    format: z.string(),
+    size: pveNumber.optional(),
+    'approximate-size': pveNumber.optional(),
+    content: z.string(),
+    ctime: pveInteger.optional(),
+    vmid: pveInteger.optional(),
+    notes: z.string().optional(),
+  })
+  .transform(({ size, 'approximate-size': approximate, ...rest }) => ({
+    ...rest,
+    size: size ?? approximate ?? 0,
+    sizeKind: size !== undefined ? ('exact' as const) : approximate !== undefined ? ('approximate' as const) : ('unknown' as const),
+  }));
 export const StorageContentSchema = z.array(StorageVolumeSchema);
 
 /** A VM config with every scalar rendered as a string (F19: `cores` is a number, `memory` a string). */
@@ -165,6 +200,7 @@ export const VmStatusSchema = z.object({
   tags: pveString.optional(),
 });
 
+/** Task status: the same fields in 7.4 and 9.x (pve-manager PVE/API2/Tasks.pm read_task_status); `exitstatus` once stopped. */
 export const TaskStatusSchema = z.object({
   status: z.enum(['running', 'stopped']),
   exitstatus: z.string().optional(),
@@ -178,6 +214,26 @@ export const TaskStatusSchema = z.object({
   user: z.string().optional(),
   tokenid: z.string().optional(),
 });
+
+/**
+ * One entry of `GET /nodes/{node}/tasks` (pve-manager PVE/API2/Tasks.pm `node_tasks`, the same fields on
+ * 7.4, 8.x and 9.x). Running tasks (from the node's `active` file) carry `status: RUNNING` and no
+ * `endtime`, and keep the whole `user@realm!token` as `user`; archived ones carry `endtime`, their
+ * exit status as `status`, and a token's task splits into `user` and `tokenid`. Every field but `upid`
+ * is optional here: the watcher can fall back to the status call for a task it cannot read.
+ */
+export const TaskListEntrySchema = z.object({
+  upid: z.string(),
+  node: z.string().optional(),
+  type: z.string().optional(),
+  id: pveString.optional(),
+  user: z.string().optional(),
+  tokenid: z.string().optional(),
+  starttime: pveInteger.optional(),
+  endtime: pveInteger.optional(),
+  status: pveString.optional(),
+});
+export const TaskListSchema = z.array(TaskListEntrySchema);
 
 /** The whole task-log answer, not just `data`: Proxmox puts `total` beside it. */
 export const TaskLogAnswerSchema = z
@@ -194,6 +250,23 @@ export const AgentInterfaceSchema = z.object({
 });
 /** The agent answers `{result: [...]}` inside `data` (F21). */
 export const AgentNetworkSchema = z.object({ result: z.array(AgentInterfaceSchema) }).transform((d) => d.result);
+
+/**
+ * A guest agent that refuses a command still answers 200: qemu-server's QMPClient turns the
+ * agent's QMP error into `{error: {class, desc}}` (commit 1928c201, qemu-server 5.0-22) and
+ * PVE/API2/Qemu/Agent.pm returns `{result => $res}`, the same on 7.4, 8.x and 9.x.
+ */
+export const AgentErrorSchema = z.object({
+  class: z.string().optional(),
+  desc: z.string().optional(),
+});
+export const AgentNetworkAnswerSchema = z
+  .object({ result: z.union([z.array(AgentInterfaceSchema), z.object({ error: AgentErrorSchema })]) })
+  .transform((d) =>
+    Array.isArray(d.result)
+      ? { refused: false as const, interfaces: d.result }
+      : { refused: true as const, agentClass: d.result.error.class ?? 'GenericError', desc: d.result.error.desc ?? '' },
+  );
 
 export const NetworkInterfaceSchema = z.object({
   iface: z.string(),
@@ -237,6 +310,8 @@ export type VmConfig = z.infer<typeof VmConfigSchema>;
 export type VmStatus = z.infer<typeof VmStatusSchema>;
 export type TaskStatus = z.infer<typeof TaskStatusSchema>;
 export type TaskLog = z.infer<typeof TaskLogAnswerSchema>;
+export type TaskListEntry = z.infer<typeof TaskListEntrySchema>;
 export type AgentInterface = z.infer<typeof AgentInterfaceSchema>;
+export type AgentNetworkAnswer = z.infer<typeof AgentNetworkAnswerSchema>;
 export type NetworkInterface = z.infer<typeof NetworkInterfaceSchema>;
 export type Permissions = z.infer<typeof PermissionsSchema>;

@@ -11,6 +11,7 @@ import type { TokenSection } from '../../../shared/channels/doctor';
 import { anonymousVersion } from './anonymous-version';
 import { explainAuthFailure } from './auth-answers';
 import { blocked, errorText, passed } from './section';
+import { versionNotes } from './version-notes';
 
 export interface TokenProbe {
   /** The client with the token; absent when no token was given. */
@@ -65,9 +66,15 @@ export async function checkToken(p: TokenProbe): Promise<TokenSection> {
   }
   try {
     const v = await p.api.version({ signal: p.signal });
+    // A release older than 7.4 is a warning, never a block: it may work, we only cannot vouch for it.
+    const known = versionNotes(v.version, v.release);
     return {
-      ...passed('ok', `The token ${p.tokenId ?? ''} works: Proxmox VE ${v.version} (release ${v.release}).`),
-      data: { ...(p.tokenId ? { tokenId: p.tokenId } : {}), version: v.version, release: v.release },
+      ...passed(
+        known.supported ? 'ok' : 'warn',
+        `The token ${p.tokenId ?? ''} works: Proxmox VE ${v.version} (release ${v.release}).`,
+        known.hint,
+      ),
+      data: { ...(p.tokenId ? { tokenId: p.tokenId } : {}), version: v.version, release: v.release, versionNotes: known.notes },
     };
   } catch (e) {
     p.signal?.throwIfAborted();

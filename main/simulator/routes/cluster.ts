@@ -3,9 +3,23 @@ import { fixtureJson } from '../../../fixtures';
 import type { Route } from '../context';
 import { optStr } from '../params';
 import { nodeResource, storageResource, vmResource } from '../views';
+import type { VersionProfile } from '../versions';
+
+/** `memhost` exists from 9.0 on (versions.ts). */
+function withoutMemhost(version: VersionProfile, entry: Record<string, unknown>): Record<string, unknown> {
+  if (version.memhost) return entry;
+  const { memhost: _memhost, ...rest } = entry;
+  return rest;
+}
 
 export const clusterRoutes: Route[] = [
-  { method: 'GET', path: '/version', params: {}, handle: () => fixtureJson<{ data: unknown }>('version')!.data },
+  // The captured 9.2 answer's key order, this cluster's release (versions.ts).
+  {
+    method: 'GET',
+    path: '/version',
+    params: {},
+    handle: ({ sim }) => ({ ...fixtureJson<{ data: object }>('version')!.data, ...sim.version.version }),
+  },
   {
     method: 'GET',
     path: '/nodes',
@@ -58,7 +72,8 @@ export const clusterRoutes: Route[] = [
         for (const n of state.nodes.values()) if (tokens.holds(tokenId, `/nodes/${n.node}`, 'Sys.Audit')) out.push(nodeResource(n));
       if (!want || want === 'vm')
         for (const vm of state.vms.values())
-          if (tokens.holds(tokenId, `/vms/${vm.vmid}`, 'VM.Audit')) out.push(vmResource(vm, state.node(vm.node), now));
+          if (tokens.holds(tokenId, `/vms/${vm.vmid}`, 'VM.Audit'))
+            out.push(withoutMemhost(sim.version, vmResource(vm, state.node(vm.node), now)));
       if (!want || want === 'storage')
         for (const n of state.nodes.values())
           for (const s of n.storages.values())

@@ -3,17 +3,23 @@ import type { Route } from '../context';
 import { clusterRoutes } from './cluster';
 import { nodeRoutes } from './nodes';
 import { storageRoutes } from './storage';
+import { taskListRoutes } from './tasks';
+import { templateBuildRoutes } from './template-build';
 import { vmAgentRoutes } from './vm-agent';
 import { vmCloneRoutes } from './vm-clone';
 import { vmConfigRoutes } from './vm-config';
+import { vmMigrateRoutes } from './vm-migrate';
 import { vmPowerRoutes } from './vm-power';
 
 export const allRoutes: readonly Route[] = [
   ...clusterRoutes,
   ...nodeRoutes,
+  ...taskListRoutes,
   ...storageRoutes,
   ...vmConfigRoutes,
   ...vmPowerRoutes,
   ...vmCloneRoutes,
+  ...vmMigrateRoutes,
   ...vmAgentRoutes,
+  ...templateBuildRoutes,
 ];

@@ -1,8 +1,9 @@
-/** Per-node reads: status (the reconstructed pv1-1 answer), network, and the task status and log of any task. */
+/** Per-node reads: status (the reconstructed pv1-1 answer), network, the task status and log of any task; and stopping a task. */
 import { fixtureJson } from '../../../fixtures';
 import { WholeBody, type Route, type RouteRequest } from '../context';
 import { textError } from '../errors';
 import { optBool, optInt, str } from '../params';
+import { nodeStatusFor } from '../versions';
 
 const node = str;
 const BRIDGE_TYPES = new Set(['bridge', 'any_bridge', 'any_local_bridge']);
@@ -22,7 +23,7 @@ export const nodeRoutes: Route[] = [
     path: '/nodes/{node}/status',
     params: { node },
     check: ({ sim, tokenId, path }) => sim.tokens.requireAll(tokenId, `/nodes/${path.node}`, ['Sys.Audit']),
-    handle: () => fixtureJson<{ data: unknown }>('node_status')!.data,
+    handle: ({ sim }) => nodeStatusFor(sim.version, fixtureJson<{ data: Record<string, unknown> }>('node_status')!.data),
   },
   {
     method: 'GET',
@@ -113,6 +114,21 @@ export const nodeRoutes: Route[] = [
       const limit = Number(req.params.limit ?? 50);
       const lines = t.log.slice(start, start + limit).map((text, i) => ({ n: start + i + 1, t: text }));
       return new WholeBody({ data: lines, total: t.log.length });
+    },
+  },
+  {
+    // Stop a task (pve-manager Tasks.pm stop_task): its owner may; anyone else needs Sys.Modify on the node. A task
+    // that already ended is left as it is; the answer is null either way.
+    method: 'DELETE',
+    path: '/nodes/{node}/tasks/{upid}',
+    params: { node, upid: str },
+    handle: (req) => {
+      const task = req.sim.tasks.get(req.path.upid!);
+      if (!task || task.node !== req.path.node) throw textError('taskMissing', 500);
+      const owner = task.tokenid ? `${task.user}!${task.tokenid}` : task.user;
+      if (owner !== req.tokenId) req.sim.tokens.requireAll(req.tokenId, `/nodes/${task.node}`, ['Sys.Modify']);
+      req.sim.tasks.stop(task.upid);
+      return fixtureJson<{ data: null }>('task_stop_response')!.data;
     },
   },
 ];

@@ -4,7 +4,9 @@ import { diskEntries, diskSize } from '../disks';
 import { fieldText, noSuchStorage, paramError } from '../errors';
 import { optInt, optStr, str } from '../params';
 import type { StorageDefinition } from '../types';
+import { volumeSizeFields } from '../versions';
 import { storageUsage } from '../views';
+import { deleteImportVolume, importContent } from './template-build';
 
 const node = str;
 const storage = str;
@@ -22,13 +24,23 @@ function contentOf(req: RouteRequest, s: StorageDefinition): Record<string, unkn
   for (const iso of state.node(req.path.node!)?.isos.get(s.storage)?.values() ?? [])
     out.push({ volid: `${s.storage}:iso/${iso.filename}`, content: 'iso', format: 'iso', size: iso.bytes.length, ctime: iso.ctime });
   for (const vm of state.vms.values()) {
-    if (vm.node !== req.path.node) continue;
+    // A shared storage holds every node's volumes; a local one only this node's (issue 11).
+    if (!s.shared && vm.node !== req.path.node) continue;
     for (const [, value] of diskEntries(vm.config)) {
       if (!value.startsWith(`${s.storage}:`)) continue;
       const volid = value.split(',')[0]!;
-      out.push({ volid, content: 'images', format: 'raw', size: diskSize(value), vmid: vm.vmid });
+      const format = volid.endsWith('.qcow2') ? 'qcow2' : 'raw';
+      const lvActive = vm.power === 'running' || vm.power === 'paused' || vm.power === 'prelaunch';
+      out.push({
+        volid,
+        content: 'images',
+        format,
+        ...volumeSizeFields(req.sim.version, s.type, format, lvActive, diskSize(value)),
+        vmid: vm.vmid,
+      });
     }
   }
+  out.push(...importContent(req, s)); // issue 14: `<storage>:import/<file>` (template-build.ts)
   return out;
 }
 
@@ -39,6 +51,31 @@ function isoFileOf(storageId: string, volume: string): string | undefined {
 }
 
 export const storageRoutes: Route[] = [
+  {
+    // storage.cfg (pve-storage API2/Storage/Config.pm index): one entry per storage id, `shared: 1` only when
+    // shared, `nodes` only when restricted; filtered by Datastore.Audit or Datastore.AllocateSpace.
+    method: 'GET',
+    path: '/storage',
+    params: { type: optStr },
+    handle: ({ sim, params, tokenId }) => {
+      const seen = new Map<string, StorageDefinition>();
+      for (const n of sim.state.nodes.values()) for (const s of n.storages.values()) if (!seen.has(s.storage)) seen.set(s.storage, s);
+      return [...seen.values()]
+        .filter((s) => auditOrSpace.some((p) => sim.tokens.holds(tokenId, `/storage/${s.storage}`, p)))
+        .filter((s) => !params.type || params.type === s.type)
+        .map((s) => {
+          const nodes = sim.state.storageNodes(s.storage);
+          return {
+            storage: s.storage,
+            type: s.type,
+            content: s.content,
+            ...(s.shared ? { shared: 1 } : {}),
+            ...(nodes.length < sim.state.nodes.size ? { nodes: nodes.join(',') } : {}),
+            digest: '5a8f0d1c2b3e4f60718293a4b5c6d7e8f9a0b1c2',
+          };
+        });
+    },
+  },
   {
     method: 'GET',
     path: '/nodes/{node}/storage',
@@ -114,7 +151,13 @@ export const storageRoutes: Route[] = [
           `target file: /var/lib/vz/template/iso/${filename}`,
           `file size is: ${bytes.length}`,
         );
-        await req.sim.clock.sleep(req.sim.durations.imgcopy);
+        // Issue 11: overhead + file size / the storage's bandwidth, shared with other copies (physics.ts); a fixed taskDurations.imgcopy wins.
+        const { physics } = req.sim;
+        if (physics.fixedMs.imgcopy !== undefined) await req.sim.clock.sleep(physics.fixedMs.imgcopy);
+        else {
+          if (physics.overheadMs.imgcopy > 0) await req.sim.clock.sleep(physics.overheadMs.imgcopy);
+          await physics.flows.transfer(bytes.length, [physics.storageKey(node, s.storage)]);
+        }
         req.sim.state.putIso(node, s.storage, filename, bytes); // a second upload overwrites (F12)
         t.log.push(`command 'cp -- /var/tmp/pveupload-${t.pid.toString(16)} /var/lib/vz/template/iso/${filename}' succeeded`);
       });
@@ -132,6 +175,11 @@ export const storageRoutes: Route[] = [
       const file = isoFileOf(s.storage, req.path.volume!);
       const task = req.sim.tasks.start(node, 'imgdel', s.storage, { tokenId: req.tokenId }, async (t) => {
         await req.sim.clock.sleep(req.sim.durations.imgdel);
+        // Issue 14: an import volume (template-build.ts).
+        if (deleteImportVolume(req, s, req.path.volume!)) {
+          t.log.push(`Removed volume '${req.path.volume!}'`);
+          return;
+        }
         // A missing volume still ends OK (F13): Proxmox logs it and carries on.
         if (!file || !req.sim.state.removeIso(node, s.storage, file))
           t.log.push(`disk image '/var/lib/vz/template/iso/${file ?? req.path.volume}' does not exist`);

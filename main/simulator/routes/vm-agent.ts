@@ -56,6 +56,8 @@ function networkGetInterfaces(req: RouteRequest): unknown {
   if (vm.power !== 'running' && vm.power !== 'paused') throw textError('vmNotRunning', 500, { '199999': vm.vmid });
   const upFor = req.sim.clock.now() - (vm.startedAt ?? 0);
   if (vm.power === 'paused' || vm.agent === 'never' || upFor < req.sim.agentDelayMs) throw textError('agentNotRunning', 500);
+  // qemu-ga refuses a command blocked in its config; Proxmox passes the error on at 200 (versions.ts: same on every release).
+  if (vm.agent === 'command-disabled') return fixtureJson<{ data: unknown }>('agent_command_disabled')!.data;
   return interfaces(vm, vm.agent === 'reports-ip');
 }
 

@@ -187,7 +187,7 @@ describe('writes', () => {
     h.server.route('PUT', '/nodes/pv1-1/qemu/199999/resize', { fixture: 'resize_same_size_response' });
     h.server.route('POST', '/nodes/pv1-1/qemu/199999/status/start', { fixture: 'start_response' });
     h.server.route('POST', '/nodes/pv1-1/qemu/199999/status/stop', { fixture: 'stop_response' });
-    expect(parseUpid(await h.client.resize('pv1-1', 199999, 'scsi0', '8G')).type).toBe('qmresize');
+    expect(parseUpid((await h.client.resize('pv1-1', 199999, 'scsi0', '8G'))!).type).toBe('qmresize'); // a task since PVE 8.0
     expect(form()).toEqual({ disk: 'scsi0', size: '8G' });
     expect(parseUpid(await h.client.start('pv1-1', 199999)).type).toBe('qmstart');
     expect(parseUpid(await h.client.stop('pv1-1', 199999)).type).toBe('qmstop');

@@ -77,7 +77,7 @@ describe('client against the simulator', () => {
     expect(config.ide2).toContain(volid);
 
     const disk = Object.keys(config).find((k) => /^scsi\d+$/.test(k)) ?? 'scsi0';
-    expect(taskSucceeded(await waitTask(await client.resize('pv1-1', VMID, disk, '+1G')))).toBe(true);
+    expect(taskSucceeded(await waitTask((await client.resize('pv1-1', VMID, disk, '+1G'))!))).toBe(true); // 9.2: a task
 
     expect(taskSucceeded(await waitTask(await client.start('pv1-1', VMID)))).toBe(true);
     expect((await client.vmStatus('pv1-1', VMID)).status).toBe('running');

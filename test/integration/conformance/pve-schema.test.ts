@@ -6,7 +6,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPveClient } from '../../../main/core/pve/client';
 import { createMemoryLogger } from '../../../main/log/logger';
-import { allRoutes, startSimulator, type RequestRecord, type Simulator } from '../../../main/simulator';
+import { allRoutes, minimalCluster, startSimulator, type RequestRecord, type Simulator } from '../../../main/simulator';
+import { storages } from '../../../main/simulator/datasets';
 import { loadPveSchema, type PveSchema } from '../../support/pve-schema';
 import { isoUpload, pve, waitTask } from '../simulator/raw';
 
@@ -17,7 +18,10 @@ const schema = 'schema' in loaded ? loaded.schema : (undefined as unknown as Pve
 
 let sim: Simulator;
 beforeAll(async () => {
-  sim = await startSimulator({ timeScale: 0.001, agentDelayMs: 0 });
+  // pv1-1 as Phase 0 found it, plus an empty pv1-2 for the migrate route (issue 11).
+  const dataset = minimalCluster();
+  dataset.nodes.push({ node: 'pv1-2', storages: storages(), bridges: dataset.nodes[0]!.bridges, vms: [] });
+  sim = await startSimulator({ timeScale: 0.001, agentDelayMs: 0, dataset });
 });
 afterAll(async () => sim?.close());
 
@@ -54,6 +58,10 @@ describe.skipIf(skipReason !== undefined)('the official API schema', () => {
       ['GET', '/nodes/pv1-1/network', { query: { type: 'bridge' } }],
       ['GET', `/nodes/pv1-1/tasks/${encodeURIComponent(upid)}/status`],
       ['GET', `/nodes/pv1-1/tasks/${encodeURIComponent(upid)}/log`, { query: { start: 0, limit: 50 } }],
+      ['GET', '/nodes/pv1-1/tasks', { query: { source: 'all', since: 0, limit: 500, userfilter: 'root@pam' } }],
+      ['GET', '/nodes/pv1-1/tasks', { query: { source: 'archive', typefilter: 'qmclone', vmid: 9001, start: 0, limit: 50 } }],
+      ['DELETE', `/nodes/pv1-1/tasks/${encodeURIComponent(upid)}`],
+      ['GET', '/storage'],
       ['GET', '/nodes/pv1-1/storage'],
       ['GET', '/nodes/pv1-1/storage/proxy-seeds/status'],
       ['GET', '/nodes/pv1-1/storage/proxy-seeds/content', { query: { content: 'iso' } }],
@@ -80,6 +88,27 @@ describe.skipIf(skipReason !== undefined)('the official API schema', () => {
       ['GET', '/nodes/pv1-1/qemu/500/agent/network-get-interfaces'],
       ['POST', '/nodes/pv1-1/qemu/500/status/stop', form],
       ['DELETE', '/nodes/pv1-1/qemu/500', { query: { purge: 1, 'destroy-unreferenced-disks': 1 } }],
+      ['POST', '/nodes/pv1-1/qemu/9001/clone', { form: { newid: 502, name: 'proxy-move', full: 1 } }],
+      ['POST', '/nodes/pv1-1/qemu/502/migrate', { form: { target: 'pv1-2', 'with-local-disks': 1 } }],
+      // Issue 14 (template builds; the full build is test/integration/conformance/template-build-schema.test.ts).
+      [
+        'POST',
+        '/nodes/pv1-1/storage/proxy-seeds/download-url',
+        {
+          form: {
+            url: 'https://cloud.debian.org/images/cloud/trixie/latest/debian-13-genericcloud-amd64.qcow2',
+            filename: 'walk.iso',
+            content: 'iso',
+          },
+        },
+      ],
+      ['GET', '/cluster/nextid'],
+      [
+        'POST',
+        '/nodes/pv1-1/qemu',
+        { form: { vmid: 4503, name: 'walk-create', cores: 1, memory: '512', scsi0: 'local-lvm:1', boot: 'order=scsi0' } },
+      ],
+      ['POST', '/nodes/pv1-1/qemu/4503/template', form],
     ];
     for (const [method, path, options] of calls) {
       const a = await pve(sim, method, path, options);
@@ -122,6 +151,9 @@ describe.skipIf(skipReason !== undefined)('the official API schema', () => {
       });
       await wait(clone);
       await client.taskLog('pv1-1', clone, { start: 0, limit: 10 });
+      await client.nodeTasks!('pv1-1', { source: 'all', since: 1, limit: 500, userfilter: 'root@pam' });
+      await client.nodeTasks!('pv1-1', { source: 'archive', typefilter: 'qmclone', limit: 50 });
+      await client.stopTask('pv1-1', clone); // ended already: left as it is
       await wait(await client.uploadIso('pv1-1', 'proxy-seeds', 'proxy-client-seed.iso', new Uint8Array(2048)));
       await client.vmConfig('pv1-1', 501);
       await client.setVmConfig('pv1-1', 501, {
@@ -131,7 +163,7 @@ describe.skipIf(skipReason !== undefined)('the official API schema', () => {
         tags: 'proxy_operator',
         ide2: 'proxy-seeds:iso/proxy-client-seed.iso,media=cdrom',
       });
-      await wait(await client.resize('pv1-1', 501, 'scsi0', '8G'));
+      await wait((await client.resize('pv1-1', 501, 'scsi0', '8G'))!); // 9.2: a task
       await wait(await client.start('pv1-1', 501));
       await client.vmStatus('pv1-1', 501);
       await client.agentNetworkInterfaces('pv1-1', 501);
@@ -140,6 +172,8 @@ describe.skipIf(skipReason !== undefined)('the official API schema', () => {
       await wait(await client.stop('pv1-1', 501));
       await wait(await client.deleteVolume('pv1-1', 'proxy-seeds', 'proxy-seeds:iso/proxy-client-seed.iso'));
       await wait(await client.destroy('pv1-1', 501));
+      await wait(await client.clone('pv1-1', 9001, { newid: 503, name: 'proxy-moved', description: 'x', full: 1 }));
+      await wait(await client.migrate('pv1-1', 503, { target: 'pv1-2', 'with-local-disks': 1 }));
     } finally {
       await client.close();
     }

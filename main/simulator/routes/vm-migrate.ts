@@ -1,0 +1,121 @@
+/**
+ * Offline migration (issue 11): POST /nodes/{node}/qemu/{vmid}/migrate with
+ * `target`. qemu-server's migrate_vm checks synchronously (target not the
+ * local node, the VM exists, no lock, not running without `online`, every
+ * volume's storage available on the target), then forks a `qmigrate` task
+ * that holds `lock: migrate` while it copies every disk on a local storage
+ * to the same storage on the target, and moves the config there at the end.
+ * A disk on a shared storage is not copied. A CD-ROM holding an ISO on a
+ * local storage (our seed) aborts the task, as QemuMigrate's volume scan does.
+ *
+ * Sources: proxmox/qemu-server@e6352be6 src/PVE/API2/Qemu.pm migrate_vm,
+ * src/PVE/QemuServer.pm check_storage_availability, src/PVE/QemuMigrate.pm
+ * prepare / scan_local_volumes / phase1; proxmox/pve-guest-common@4a8f6cbf
+ * src/PVE/AbstractMigrate.pm migrate ("migration aborted").
+ */
+import type { Route, RouteRequest } from '../context';
+import { fieldText, paramError, textError, vmLocked } from '../errors';
+import { optBool, optInt, str } from '../params';
+import { isUp, type SimVm } from '../state';
+import { TaskFailure } from '../tasks';
+import { exitStatus } from '../texts';
+import { requireVm, vmOf, vmPathParams } from './vm-common';
+
+const VOLUME_KEY = /^(?:ide|sata|scsi|virtio)\d+$|^efidisk0$|^tpmstate0$/;
+
+/** Every volume the config references (disks and CD-ROM ISOs), as `[slot, volid, isCdrom]`; `none`/`cdrom` are no volume. */
+function volumes(vm: SimVm): [string, string, boolean][] {
+  const out: [string, string, boolean][] = [];
+  for (const [key, value] of Object.entries(vm.config)) {
+    if (!VOLUME_KEY.test(key) || typeof value !== 'string') continue;
+    const volid = value.split(',')[0]!;
+    if (volid === 'none' || volid === 'cdrom' || !volid.includes(':')) continue;
+    out.push([key, volid, value.includes('media=cdrom')]);
+  }
+  return out.sort(([a], [b]) => a.localeCompare(b));
+}
+
+const duration = (ms: number) => {
+  const s = Math.max(0, Math.round(ms / 1000));
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${pad(Math.floor(s / 3600))}:${pad(Math.floor(s / 60) % 60)}:${pad(s % 60)}`;
+};
+
+function migrate(req: RouteRequest): string {
+  const vm = vmOf(req);
+  const target = req.params.target!;
+  const { state } = req.sim;
+  if (target === vm.node) throw paramError({ target: fieldText('migrateLocalNode') });
+  if (!state.node(target)) throw textError('unknownNode', 500, { 'pv9-9': target });
+  if (vm.lock) throw vmLocked(vm.lock);
+  // Live migration is not modelled: a running VM is refused as without `online`.
+  if (isUp(vm.power)) throw textError('migrateRunning', 500);
+  // check_storage_availability: every volume's storage must exist on the target (storage_check_node).
+  for (const [, volid] of volumes(vm)) {
+    const sid = volid.split(':')[0]!;
+    if (!state.node(target)!.storages.has(sid))
+      throw textError('storageNotOnNode', 500, { "'local-lvm'": `'${sid}'`, "'pv1-2'": `'${target}'` });
+  }
+  const source = vm.node;
+  vm.lock = 'migrate';
+  const unlock = () => {
+    delete vm.lock;
+    delete vm.lockTask;
+  };
+  const task = req.sim.tasks.start(
+    source,
+    'qmigrate',
+    vm.vmid,
+    { tokenId: req.tokenId },
+    async (t) => {
+      const began = req.sim.clock.now();
+      const abort = (...errors: string[]): never => {
+        for (const e of errors) t.log.push(`ERROR: ${e}`);
+        t.log.push(`ERROR: migration aborted (duration ${duration(req.sim.clock.now() - began)}): ${errors.at(-1) ?? ''}`);
+        throw new TaskFailure(exitStatus('migrateAborted'));
+      };
+      // prepare: the ssh test to the target.
+      if (!state.node(target)?.online) abort("Can't connect to destination address using public key");
+      t.log.push(`starting migration of VM ${vm.vmid} to node '${target}'`);
+      // scan_local_volumes: an ISO on a local storage in a CD-ROM cannot move.
+      const node = state.node(source)!;
+      const localCdroms = volumes(vm).filter(([, volid, cdrom]) => cdrom && !node.storages.get(volid.split(':')[0]!)?.shared);
+      if (localCdroms.length > 0) {
+        for (const [, volid] of localCdroms) t.log.push(`WARN: can't migrate local disk '${volid}': local cdrom image`);
+        abort("Problem found while scanning volumes - can't migrate VM - check log");
+      }
+      const { physics } = req.sim;
+      const copies = physics.migrateCopies(vm, target);
+      for (const c of copies) t.log.push(`found local disk '${String(vm.config[c.disk]).split(',')[0]}' (attached)`);
+      if (physics.fixedMs.qmigrate !== undefined) await req.sim.clock.sleep(physics.fixedMs.qmigrate);
+      else {
+        if (physics.overheadMs.qmigrate > 0) await req.sim.clock.sleep(physics.overheadMs.qmigrate);
+        await physics.copy(copies);
+      }
+      // phase1 ends by moving the config file to the target node: the VM is the target's from here on.
+      vm.node = target;
+      t.log.push(`migration finished successfully (duration ${duration(req.sim.clock.now() - began)})`);
+      unlock();
+    },
+    unlock,
+  );
+  vm.lockTask = task.upid;
+  return task.upid;
+}
+
+export const vmMigrateRoutes: Route[] = [
+  {
+    method: 'POST',
+    path: '/nodes/{node}/qemu/{vmid}/migrate',
+    params: {
+      ...vmPathParams,
+      target: str,
+      online: optBool,
+      'with-local-disks': optBool,
+      'with-conntrack-state': optBool,
+      bwlimit: optInt,
+    },
+    check: (req) => requireVm(req, ['VM.Migrate']),
+    handle: migrate,
+  },
+];

@@ -1,0 +1,137 @@
+/**
+ * Proxmox VE version profiles: what the simulator answers differently on
+ * 7.4, 8.4 and 9.2. One row per version, one field per difference, each
+ * field citing the Proxmox source that makes it so. Default 9.2, the
+ * captured host's release (Phase 0: pve-manager 9.2.20).
+ *
+ * Sources (git history of github.com/proxmox/*):
+ * - version / repoid: pve-manager PVE/API2.pm `version` returns version,
+ *   release and repoid on every release; 7.x versions are Debian style
+ *   (`7.4-19`) with an 8-hex repoid, 8.0 on are `8.4.21` with 16 hex
+ *   (pve-manager 0e77456f "expand repoid to 16 chars", 2023-05-29, before
+ *   8.0.0). Values: the stable-7 bump to 7.4-19 (f98bf8d4), the stable-8
+ *   bump to 8.4.21 (2606ac85), and the captured 9.2.20.
+ * - resizeIsTask: qemu-server 606d9d76 "fix #2315: api: have resize endpoint
+ *   spawn a worker task", first released in qemu-server 8.0.2 (debian/changelog);
+ *   stable-7 (7.4-x) still declares `returns => { type => 'null'}` and does
+ *   the resize inside the request, dying with its error text at once.
+ * - approximateSize: pve-storage 7ce747e + 225a872 ("fix #6819"), released in
+ *   9.1.5: a qcow2 volume on an `lvm` storage whose LV is inactive lists
+ *   `approximate-size` (the LV's size) instead of `size`. qcow2 on LVM exists
+ *   only from PVE 9.0 (snapshot-as-volume-chain), so 7.4 and 8.4 never do.
+ * - currentKernel: pve-manager 20ad4e0e adds `current-kernel` to node status,
+ *   released in 8.1.0; `kversion` stays on every release.
+ * - memoryAvailable: pve-manager 8fd3420b adds `memory.available`, 9.0.0~20.
+ * - memhost: pve-manager e3ac6efa adds `memhost` to guest entries of
+ *   /cluster/resources, 9.0.0~15.
+ *
+ * - downloadUrlContents / importDiskImages (issue 14): download-url's `content`
+ *   enum was `['iso', 'vztmpl']` until pve-storage 8.2.8 (40df25d "api: allow ova
+ *   upload/download", 2024-11-18) added `import`, for .ova only; pve-storage 8.3.6
+ *   (76f695f "import: allow upload of guest images files into import storage",
+ *   2025-04-07, debian/changelog) lets it take .qcow2/.raw/.vmdk, first shipped with
+ *   PVE 8.4 (April 2025). So 7.4 refuses `content=import` at parameter verification
+ *   (400, enum), and 8.4 and 9.2 accept disk images. The `import` content type itself
+ *   is pve-storage 8.1.1 (PVE 8.2); qemu-server 8.2.7 (0d41c7f5) accepts an `import`
+ *   volume in `import-from`, pve-storage 8.2.8 (357deeb) its access check.
+ *
+ * Not a difference: the guest agent's refusal (`{result: {error: {class,
+ * desc}}}` at 200) has the same shape on all three (qemu-server 1928c201,
+ * 5.0-22; PVE/API2/Qemu/Agent.pm returns `{result => $res}` on stable-7,
+ * stable-bookworm and master alike). Its class and text come from the
+ * guest's qemu-ga, not from Proxmox.
+ */
+
+export const PVE_VERSIONS = ['7.4', '8.4', '9.2'] as const;
+export type PveVersion = (typeof PVE_VERSIONS)[number];
+export const DEFAULT_PVE_VERSION: PveVersion = '9.2';
+
+export interface VersionProfile {
+  release: PveVersion;
+  /** The `/version` answer's data. */
+  version: { release: string; version: string; repoid: string };
+  /** Node status `pveversion`: `pve-manager/<version>/<repoid>`. */
+  pveversion: string;
+  resizeIsTask: boolean;
+  approximateSize: boolean;
+  currentKernel: boolean;
+  memoryAvailable: boolean;
+  memhost: boolean;
+  /** download-url's `content` enum (issue 14). */
+  downloadUrlContents: readonly string[];
+  /** download-url and upload take .qcow2/.raw/.vmdk for `content=import` (issue 14). */
+  importDiskImages: boolean;
+}
+
+const row = (
+  release: PveVersion,
+  version: string,
+  repoid: string,
+  since: Pick<
+    VersionProfile,
+    'resizeIsTask' | 'approximateSize' | 'currentKernel' | 'memoryAvailable' | 'memhost' | 'downloadUrlContents' | 'importDiskImages'
+  >,
+): VersionProfile => ({ release, version: { release, version, repoid }, pveversion: `pve-manager/${version}/${repoid}`, ...since });
+
+export const VERSION_PROFILES: Record<PveVersion, VersionProfile> = {
+  '7.4': row('7.4', '7.4-19', 'f98bf8d4', {
+    resizeIsTask: false,
+    approximateSize: false,
+    currentKernel: false,
+    memoryAvailable: false,
+    memhost: false,
+    downloadUrlContents: ['iso', 'vztmpl'],
+    importDiskImages: false,
+  }),
+  '8.4': row('8.4', '8.4.21', '2606ac850d46da29', {
+    resizeIsTask: true,
+    approximateSize: false,
+    currentKernel: true,
+    memoryAvailable: false,
+    memhost: false,
+    downloadUrlContents: ['iso', 'vztmpl', 'import'],
+    importDiskImages: true,
+  }),
+  '9.2': row('9.2', '9.2.20', '49318c671b82f31e', {
+    resizeIsTask: true,
+    approximateSize: true,
+    currentKernel: true,
+    memoryAvailable: true,
+    memhost: true,
+    downloadUrlContents: ['iso', 'vztmpl', 'import'],
+    importDiskImages: true,
+  }),
+};
+
+export function versionProfile(version: PveVersion | undefined): VersionProfile {
+  const p = VERSION_PROFILES[version ?? DEFAULT_PVE_VERSION];
+  if (!p) throw new Error(`the simulator has no Proxmox VE ${String(version)} profile (it knows ${PVE_VERSIONS.join(', ')})`);
+  return p;
+}
+
+/** The node status answer (the reconstructed 9.2 one) in this version's shape. */
+export function nodeStatusFor(profile: VersionProfile, captured: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...captured, pveversion: profile.pveversion };
+  if (!profile.currentKernel) delete out['current-kernel'];
+  if (!profile.memoryAvailable && typeof out.memory === 'object' && out.memory !== null) {
+    const { available: _available, ...memory } = out.memory as Record<string, unknown>;
+    out.memory = memory;
+  }
+  return out;
+}
+
+/**
+ * A volume entry of a content listing: `approximate-size` in place of `size`
+ * for an inactive qcow2 LV on an `lvm` storage, where pve-storage 9.1.5+
+ * would not activate the LV to read the qcow2 header.
+ */
+export function volumeSizeFields(
+  profile: VersionProfile,
+  storageType: string,
+  format: string,
+  lvActive: boolean,
+  bytes: number,
+): { size: number } | { 'approximate-size': number } {
+  if (profile.approximateSize && storageType === 'lvm' && format === 'qcow2' && !lvActive) return { 'approximate-size': bytes };
+  return { size: bytes };
+}
