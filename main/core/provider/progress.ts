@@ -2,7 +2,10 @@
  * Progress events: each step of create and delete reports itself so the UI
  * can draw a step list with the Proxmox task behind the current step.
  */
-export const createSteps = ['lookup', 'clone', 'upload-seed', 'configure', 'resize', 'start', 'wait-running'] as const;
+import { ProviderError, transient } from './errors';
+
+/** `migrate`: the stopped clone moves from the template's node to the chosen one, before the seed (issue 11); skipped when the clone lands there. */
+export const createSteps = ['lookup', 'clone', 'migrate', 'upload-seed', 'configure', 'resize', 'start', 'wait-running'] as const;
 export const deleteSteps = ['lookup', 'stop', 'delete-seed', 'destroy'] as const;
 
 export type CreateStep = (typeof createSteps)[number];
@@ -21,6 +24,12 @@ export interface ProgressEvent {
   upid?: string;
 }
 
+/**
+ * Called before each step's request goes out (and as each Proxmox task starts
+ * and each step ends). A listener that throws stops the operation there: the
+ * task manager journals every event, and a step it could not record must not
+ * be taken (docs/reliability.md).
+ */
 export type ProgressListener = (event: ProgressEvent) => void;
 
 export interface StepContext {
@@ -29,15 +38,36 @@ export interface StepContext {
   upid?: string;
 }
 
-/** A reporter bound to one operation; a listener that throws never breaks the operation. */
+const providerKinds = new Set<string>(['permanent', 'transient', 'not-found']);
+
+/** The listener's error as the operation's: its class, message and hint kept when it carries them (an AppError does). */
+function stopped(e: unknown): ProviderError {
+  if (e instanceof ProviderError) return e;
+  const r = (typeof e === 'object' && e !== null ? e : {}) as { kind?: unknown; message?: unknown; hint?: unknown };
+  if (typeof r.kind === 'string' && providerKinds.has(r.kind) && typeof r.message === 'string') {
+    const hint = typeof r.hint === 'string' && r.hint.length > 0 ? r.hint : undefined;
+    return new ProviderError(r.kind as ProviderError['kind'], r.message, undefined, undefined, hint);
+  }
+  return transient(`progress could not be recorded: ${e instanceof Error ? e.message : String(e)}`);
+}
+
+/**
+ * A reporter bound to one operation. When the listener throws, the reporter
+ * throws that error, now and at every later report of the operation, so no
+ * request leaves after a step that could not be recorded: not even where the
+ * operation catches a step's failure and goes on (the seed delete on every node).
+ */
 export function progressReporter(op: 'create' | 'delete', listener: ProgressListener | undefined) {
   const steps: readonly string[] = op === 'create' ? createSteps : deleteSteps;
+  let failure: ProviderError | undefined;
   return (step: CreateStep | DeleteStep, phase: ProgressEvent['phase'], context: StepContext = {}): void => {
+    if (failure) throw failure;
     if (!listener) return;
     try {
       listener({ op, step, index: steps.indexOf(step) + 1, total: steps.length, phase, ...context });
-    } catch {
-      // The UI's problem must not become the operation's.
+    } catch (e) {
+      failure = stopped(e);
+      throw failure;
     }
   };
 }

@@ -7,6 +7,7 @@
  * fails; it never clears a file (`clearInvalidConfig: false`).
  */
 import Conf from 'conf';
+import { makeFilePrivate, PRIVATE_FILE_MODE } from './data-dir';
 import type { Migration, RawDocument } from './migrations';
 
 /** The file is `<dataDir>/profiles.json`. */
@@ -38,6 +39,8 @@ export interface ConfLike {
 
 export type ConfOptions = {
   cwd: string;
+  /** 0600: the file is the user's alone (conf's default leaves it to the umask, usually 0644). */
+  configFileMode: number;
   projectVersion: string;
   clearInvalidConfig: false;
   accessPropertiesByDotNotation: false;
@@ -61,6 +64,7 @@ function confMigrations(migrations: Record<string, Migration>): ConfOptions['mig
 export function confOptions(spec: DocumentStoreSpec): ConfOptions {
   return {
     cwd: spec.cwd,
+    configFileMode: PRIVATE_FILE_MODE,
     projectVersion: spec.version,
     clearInvalidConfig: false,
     accessPropertiesByDotNotation: false,
@@ -69,6 +73,8 @@ export function confOptions(spec: DocumentStoreSpec): ConfOptions {
 }
 
 export function documentStoreOver(conf: ConfLike): DocumentStore {
+  // A file an older version wrote keeps its mode until the next write: made private now.
+  makeFilePrivate(conf.path);
   return {
     path: conf.path,
     read: () => structuredClone({ ...conf.store }),

@@ -2,11 +2,15 @@
  * Sealing the cloud-init text a create needs to be resumed: it may hold
  * passwords, so the journal keeps it encrypted, never as clear text. The
  * Node sealer uses AES-256-GCM with a random key in a 0600 file beside the
- * journal; the Electron shell may pass one backed by the OS keychain.
+ * journal, written whole or not at all (a disk filling up must not leave a
+ * short key that seals what nothing can open); the Electron shell may pass
+ * one backed by the OS keychain.
  */
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { ensurePrivateDir, writePrivateFileAtomic } from '../profiles/data-dir';
+import { journalFailure } from './journal';
 
 export interface Sealer {
   seal(text: string): Promise<string>;
@@ -16,11 +20,28 @@ export interface Sealer {
 const KEY_FILE = 'tasks.key';
 const VERSION = 'v1';
 
+function readKey(path: string): Buffer | undefined {
+  try {
+    return Buffer.from(readFileSync(path, 'utf8').trim(), 'base64');
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw e;
+  }
+}
+
 function keyIn(dir: string): Buffer {
   const path = join(dir, KEY_FILE);
-  if (existsSync(path)) return Buffer.from(readFileSync(path, 'utf8').trim(), 'base64');
+  const existing = readKey(path);
+  if (existing) return existing;
   const key = randomBytes(32);
-  writeFileSync(path, key.toString('base64'), { mode: 0o600, flag: 'wx' });
+  try {
+    ensurePrivateDir(dir);
+    writePrivateFileAtomic(path, Buffer.from(key.toString('base64')), 'wx');
+  } catch (e) {
+    // Another start wrote it first: use theirs.
+    if ((e as NodeJS.ErrnoException).code === 'EEXIST') return readKey(path) ?? key;
+    throw journalFailure(e, dir);
+  }
   return key;
 }
 

@@ -3,8 +3,17 @@
  * to the renderer (a state change at once, progress at most every
  * `throttleMs` per task). Opening it turns every task the last run left
  * queued or running into `interrupted`, and keeps a bounded history.
+ *
+ * A change the journal cannot record (disk full, read-only folder) throws
+ * the journal's AppError and is not made, so the work it was for stops before
+ * its next request, and a new task is refused. Two kinds of change are made
+ * in memory even then, so a task can always end and the app keeps running:
+ * a task's end (nothing follows it that the journal must cover; the journal
+ * still shows the task running, so the next start lists it as interrupted,
+ * with Resume) and a bulk create's parent, whose state is its children's.
  */
 import type { TaskView } from '../../../shared/channels/tasks';
+import { AppError, internalErrorValue, toAppErrorValue } from '../../ipc/app-error';
 import type { Logger } from '../../log/logger';
 import { Journal } from './journal';
 import { finishedStates, toView, type TaskRecord } from './task-record';
@@ -45,20 +54,31 @@ export class TaskStore {
     return this.all().filter((t) => t.parentId === parentId);
   }
 
-  /** A new task: on disk before anything is sent for it. */
+  /** A new task: on disk before anything is sent for it; refused (throws) when it cannot be. */
   put(task: TaskRecord): void {
+    try {
+      this.journal.write(task.id, task);
+    } catch (e) {
+      this.refused(task, e);
+      throw e instanceof AppError ? new AppError(e.kind, `The task was not started: ${e.message}`, e.hint) : e;
+    }
     this.tasks.set(task.id, task);
-    this.journal.write(task.id, task);
     this.send(task.id, true);
   }
 
-  /** Merges fields; journalled (fsync'd) before it returns. */
+  /** Merges fields; journalled (fsync'd) before it returns, or not made at all (throws) — but see the file comment. */
   update(id: string, fields: Partial<TaskRecord>): TaskRecord {
     const task = this.tasks.get(id);
     if (!task) throw new Error(`no task ${id}`);
     const next = { ...task, ...fields };
+    try {
+      this.journal.write(id, fields);
+    } catch (e) {
+      const ends = fields.state !== undefined && finishedStates.has(fields.state);
+      if (!ends && task.kind !== 'create-proxies') throw e;
+      this.o.log.warn('task change kept in memory only: the journal cannot record it', { id, state: next.state });
+    }
     this.tasks.set(id, next);
-    this.journal.write(id, fields);
     this.send(id, fields.state !== undefined && fields.state !== task.state);
     return next;
   }
@@ -66,10 +86,19 @@ export class TaskStore {
   /** Drops the oldest finished top-level tasks (with their children) beyond the history limit. */
   prune(): void {
     for (const id of this.beyondHistory()) {
+      try {
+        this.journal.drop(id);
+      } catch {
+        return; // kept for now: the journal still holds it; a later prune drops it
+      }
       this.tasks.delete(id);
-      this.journal.drop(id);
     }
     if (this.journal.needsCompaction) this.journal.compact(this.all());
+  }
+
+  /** What the journal has to tell the user: lines it could not read, or why it cannot be written. */
+  notices(): string[] {
+    return this.journal.notices();
   }
 
   close(): void {
@@ -80,6 +109,14 @@ export class TaskStore {
 
   get journalPath(): string {
     return this.journal.path;
+  }
+
+  /** A bulk create's child that could not be recorded: a parent left with no child ends failed, with the reason. */
+  private refused(task: TaskRecord, e: unknown): void {
+    const parent = task.parentId ? this.tasks.get(task.parentId) : undefined;
+    if (!parent || finishedStates.has(parent.state) || this.children(parent.id).length > 0) return;
+    const error = toAppErrorValue(e) ?? internalErrorValue;
+    this.update(parent.id, { state: 'failed', error, message: error.message, endedAt: this.o.now().toISOString() });
   }
 
   private beyondHistory(): string[] {

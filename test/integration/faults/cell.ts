@@ -52,6 +52,10 @@ export interface Cell {
   provider: Provider;
   tasks: TaskManager;
   cleanup: CleanupService;
+  /** Where the task manager keeps its journal. */
+  journalDir: string;
+  /** Closes the task manager, runs `between` (the app is not running), and starts a new one on the same journal. */
+  restartTasks(between?: () => void): Promise<void>;
   /** VMIDs the dataset brought: everything else must carry our mark. */
   baseline: Set<number>;
   setHook(hook: CallHook | undefined): void;
@@ -76,7 +80,7 @@ export function plantProxy(sim: Simulator, vm: { vmid: number; name: string; uid
   sim.state.putIso(NODE, SEED_STORAGE, `${vm.name}-seed.iso`, new Uint8Array(2048));
 }
 
-export async function startCell(): Promise<Cell> {
+export async function startCell(options: { journalDir?: string } = {}): Promise<Cell> {
   const logger = createLogger({ sinks: [] });
   const sim = await startSimulator({ timeScale: 0.001, agentDelayMs: 0 });
   const baseline = new Set(sim.state.vms.keys());
@@ -98,24 +102,32 @@ export async function startCell(): Promise<Cell> {
   const provider = createProvider(profile, { api, logger, budgets });
   const directory = new MutableClusterDirectory();
   directory.set({ id: CLUSTER_ID, name: 'Fault matrix', profile, api, provider, demo: false });
-  const journalDir = mkdtempSync(join(tmpdir(), 'egress-faults-'));
-  const tasks = createTaskManager({ directory, journalDir, logger, logFollowMs: 5, updateThrottleMs: 0 });
-  const cleanup = createCleanupService({ directory, tasks });
-  return {
+  const journalDir = options.journalDir ?? mkdtempSync(join(tmpdir(), 'egress-faults-'));
+  const openTasks = () => createTaskManager({ directory, journalDir, logger, logFollowMs: 5, updateThrottleMs: 0 });
+  const tasks = openTasks();
+  const cell: Cell = {
     sim,
     client,
     provider,
     tasks,
-    cleanup,
+    cleanup: createCleanupService({ directory, tasks }),
+    journalDir,
+    async restartTasks(between) {
+      await cell.tasks.close();
+      between?.();
+      cell.tasks = openTasks();
+      cell.cleanup = createCleanupService({ directory, tasks: cell.tasks });
+    },
     baseline,
     setHook: (h) => (hook = h),
     async close() {
-      await tasks.close();
+      await cell.tasks.close();
       await client.close();
       await sim.close();
-      rmSync(journalDir, { recursive: true, force: true });
+      if (!options.journalDir) rmSync(journalDir, { recursive: true, force: true });
     },
   };
+  return cell;
 }
 
 export const freshRequest = () => ({

@@ -22,13 +22,19 @@ export const faults = [
   { id: 'noSeedStorage', label: 'seed storage missing' },
   { id: 'nodeDown', label: 'node down' },
   { id: 'hostKilled', label: 'host process killed mid-step' },
+  { id: 'diskFull', label: 'data folder full (disk full)' },
+  { id: 'readOnly', label: 'data folder read-only' },
+  { id: 'corruptJournal', label: 'corrupt task journal at start' },
 ] as const;
 export type FaultId = (typeof faults)[number]['id'];
 
+/** Faults of the app's own data folder, not of Proxmox: data-folder.test.ts runs them (on a real small disk). */
+export const dataFolderFaults: ReadonlySet<FaultId> = new Set(['diskFull', 'readOnly', 'corruptJournal']);
+
 /** The user-facing outcome of one cell. */
 export type Expectation =
-  /** The call fails with this class; `hint` must match the error's hint (what to do). */
-  | { outcome: 'error'; kind: 'permanent' | 'transient' | 'not-found'; hint: RegExp }
+  /** The call fails with this class; `hint` must match the error's hint (what to do), and `message`, when given, its message. */
+  | { outcome: 'error'; kind: 'permanent' | 'transient' | 'not-found'; hint: RegExp; message?: RegExp }
   /** The check answers not-ready for the node with this reason; `hint` must match the health view's hint for it. */
   | {
       outcome: 'not-ready';
@@ -56,10 +62,25 @@ const notReady = (reason: Extract<Expectation, { outcome: 'not-ready' }>['reason
 const na = (why: string): Expectation => ({ outcome: 'n/a', why });
 const crashTable: Expectation = {
   outcome: 'elsewhere',
-  why: 'Killed at every step in the crash table below; Resume and Clean up both leave a clean cluster.',
+  why: 'Killed at every step in the crash table below, and Resume leaves a clean cluster; Clean up instead is checked after a kill at the start step only (test/integration/services/tasks/crash-resume.test.ts).',
 };
 const readsOnly = na('A read: it has no journalled steps, so nothing is left to resume; the next call simply asks again.');
 const noTask = na('Starts no Proxmox task.');
+
+const DISK_FULL = /could not record progress: disk full/;
+const FREE_SPACE = /^Free space in .*tasks \(the disk it is on is full\), then try again\.$/;
+const READ_ONLY = /could not record progress: the data folder is read-only/;
+const MAKE_WRITABLE = /^Make .*tasks writable again/;
+const diskFull: Expectation = { outcome: 'error', kind: 'transient', message: DISK_FULL, hint: FREE_SPACE };
+const readOnly: Expectation = { outcome: 'error', kind: 'permanent', message: READ_ONLY, hint: MAKE_WRITABLE };
+const corruptJournal: Expectation = {
+  outcome: 'ok',
+  note: 'The app starts; the unreadable lines are skipped, kept byte for byte in tasks.jsonl.corrupt and reported in the tasks list; every readable task is still listed.',
+};
+const readsNoDataFolder = (what: string): Expectation => ({
+  outcome: 'ok',
+  note: `A read: it writes nothing to the data folder, so it answers as usual (${what}).`,
+});
 
 /** Where each request fault is injected: the route the operation is most exposed on. */
 export const injectedOn: Record<Operation, string> = {
@@ -87,6 +108,9 @@ export const matrix: Record<Operation, Record<FaultId, Expectation>> = {
     noSeedStorage: err('permanent', PROFILE_FIELDS),
     nodeDown: err('transient', TRY_AGAIN),
     hostKilled: crashTable,
+    diskFull,
+    readOnly,
+    corruptJournal,
   },
   delete: {
     auth: err('permanent', TOKEN),
@@ -103,6 +127,9 @@ export const matrix: Record<Operation, Record<FaultId, Expectation>> = {
     noSeedStorage: err('permanent', PROFILE_FIELDS),
     nodeDown: err('transient', TRY_AGAIN),
     hostKilled: crashTable,
+    diskFull,
+    readOnly,
+    corruptJournal,
   },
   get: {
     auth: err('permanent', TOKEN),
@@ -119,6 +146,9 @@ export const matrix: Record<Operation, Record<FaultId, Expectation>> = {
     noSeedStorage: na('Reads no storage.'),
     nodeDown: err('transient', TRY_AGAIN),
     hostKilled: readsOnly,
+    diskFull: readsNoDataFolder('the proxy view'),
+    readOnly: readsNoDataFolder('the proxy view'),
+    corruptJournal: readsNoDataFolder('the proxy view'),
   },
   list: {
     auth: err('permanent', TOKEN),
@@ -135,6 +165,9 @@ export const matrix: Record<Operation, Record<FaultId, Expectation>> = {
     noSeedStorage: na('Reads no storage.'),
     nodeDown: { outcome: 'ok', note: "The node's VMs cannot be read and are skipped; the listing itself answers." },
     hostKilled: readsOnly,
+    diskFull: readsNoDataFolder('the inventory'),
+    readOnly: readsNoDataFolder('the inventory'),
+    corruptJournal: readsNoDataFolder('the inventory'),
   },
   check: {
     auth: notReady('Unauthorized', /token was refused/),
@@ -151,6 +184,9 @@ export const matrix: Record<Operation, Record<FaultId, Expectation>> = {
     noSeedStorage: notReady('StorageNotFound', /seed storage is missing/),
     nodeDown: notReady('Unreachable', /cannot be reached/),
     hostKilled: readsOnly,
+    diskFull: readsNoDataFolder('the health view'),
+    readOnly: readsNoDataFolder('the health view'),
+    corruptJournal: readsNoDataFolder('the health view'),
   },
   cleanup: {
     auth: err('permanent', TOKEN),
@@ -167,7 +203,19 @@ export const matrix: Record<Operation, Record<FaultId, Expectation>> = {
     noSeedStorage: { outcome: 'ok', note: 'The scan answers and names the node whose seeds could not be listed.' },
     nodeDown: { outcome: 'ok', note: 'The scan answers and names the node whose seeds could not be listed.' },
     hostKilled: na('The seed delete re-checks each seed under its name lock before deleting it; a rerun scans again.'),
+    diskFull,
+    readOnly,
+    corruptJournal,
   },
+};
+
+/** Where and when each data-folder fault strikes. */
+export const dataFolderSite: Record<'diskFull' | 'readOnly' | 'corruptJournal', string> = {
+  diskFull:
+    'the disk holding the journal fills up as the request goes out: the seed upload (create), the seed delete (delete); for cleanup it is full before the seed delete is asked for',
+  readOnly: 'the data folder is read-only when the app starts (remounted read-only between two runs of the task manager)',
+  corruptJournal:
+    'before the app starts, the journal gets the lines `null`, `12345`, `"x"`, a running task without steps, and random bytes, beside a finished task',
 };
 
 /** The steps the crash table kills the host at. */

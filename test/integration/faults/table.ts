@@ -1,11 +1,11 @@
 /** Renders the fault matrix (matrix.ts) as the markdown of docs/reliability.md. Pure, so a test can compare. */
 import { format, resolveConfig } from 'prettier';
-import { crashSteps, faults, injectedOn, matrix, operations, type Expectation } from './matrix';
+import { crashSteps, dataFolderSite, faults, injectedOn, matrix, operations, type Expectation } from './matrix';
 
 function cell(e: Expectation): string {
   switch (e.outcome) {
     case 'error':
-      return `**${e.kind}**; hint ~ \`/${e.hint.source}/\``;
+      return `**${e.kind}**; ${e.message ? `message ~ \`/${e.message.source}/\`; ` : ''}hint ~ \`/${e.hint.source}/\``;
     case 'not-ready':
       return `not ready: **${e.reason}**; hint ~ \`/${e.hint.source}/\``;
     case 'cancelled':
@@ -41,6 +41,22 @@ export function renderReliability(): string {
     ...operations.map((op) => `- ${op}: ${injectedOn[op]}`),
     '',
     "The client's request timeout is shortened to 600 ms and every task budget to 1.2 s, so hangs resolve fast.",
+    '',
+    "Data-folder faults strike the app's own disk, not Proxmox. They run in `test/integration/faults/data-folder.test.ts`",
+    'with the task journal on a real small disk (a tmpfs the test mounts; where it cannot, the test is skipped and says why),',
+    'and create, delete and cleanup run as the user starts them: as tasks.',
+    '',
+    ...(['diskFull', 'readOnly', 'corruptJournal'] as const).map(
+      (id) => `- ${faults.find((f) => f.id === id)!.label}: ${dataFolderSite[id]}`,
+    ),
+    '',
+    'For those cells the test also asserts that no Proxmox request leaves after the journal write that failed, or after the',
+    "refusal (only a last read of a finished step's task log, for the log view, may), and that every step request of create and",
+    'delete found its step journalled as running first; that a task the full disk stopped is still in the journal once,',
+    'listed as interrupted by the restarted task manager, and that Resume finishes it; that a refused request, asked again',
+    'once the folder is writable, succeeds; and, for the corrupt journal, that the unreadable lines are in',
+    '`tasks.jsonl.corrupt` byte for byte, that the tasks list reports how many and where, and that the finished task beside',
+    'them is still listed. A create or delete that succeeds despite the fault is checked for its job instead of being rerun.',
     '',
     `| fault | ${operations.join(' | ')} |`,
     `| --- | ${operations.map(() => '---').join(' | ')} |`,
