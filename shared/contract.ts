@@ -16,6 +16,8 @@ import { cleanupChannels, cleanupEvents } from './channels/cleanup';
 import { inventoryChannels, inventoryEvents } from './channels/inventory';
 import { healthChannels, healthEvents } from './channels/health';
 import { proxyCheckChannels, proxyCheckEvents } from './channels/proxy-check';
+import { placementChannels, placementEvents } from './channels/placement';
+import { templatesChannels, templatesEvents } from './channels/templates';
 
 export { AppInfo, AppStatus } from './channels/app';
 
@@ -28,6 +30,8 @@ export const channels = {
   ...inventoryChannels,
   ...healthChannels,
   ...proxyCheckChannels,
+  ...placementChannels,
+  ...templatesChannels,
 } as const;
 
 export const events = {
@@ -39,6 +43,8 @@ export const events = {
   ...inventoryEvents,
   ...healthEvents,
   ...proxyCheckEvents,
+  ...placementEvents,
+  ...templatesEvents,
 } as const;
 
 export type Channels = typeof channels;

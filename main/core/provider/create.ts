@@ -3,10 +3,20 @@
  * adopt the VM a previous attempt left or clone a new one, and carry it
  * through seed, config, resize and start until it runs. Resolves to the ID
  * `vms/<vmid>/<name>`.
+ *
+ * Issue 11: the clone lands where Proxmox lets it (landing.ts). When the
+ * template's disks are local to another node, the clone runs there and the
+ * stopped VM is migrated to the chosen node before its seed is uploaded and
+ * attached (a seed ISO on local storage cannot be migrated). A rerun finds
+ * the VM wherever it is and migrates it if it is not on the chosen node yet.
  */
-import type { CallOptions, ClusterResource, CoreContext } from './context';
+import type { CallOptions, ClusterResource, CoreContext, VmConfig } from './context';
+import { isConfigMissing } from '../pve/errors';
+import { bootDisk } from './boot-disk';
 import { toProviderError } from './classify';
+import { permanent } from './errors';
 import { formatProviderId } from './ids';
+import { clusterFacts, judgeLanding, type LandingWay } from './landing';
 import { formatMark } from './mark';
 import { adoptByName, allocate, nodeOf, type OwnedVm } from './ownership';
 import { resolvePlacement, type CreateRequest, type Placement } from './placement';
@@ -15,8 +25,10 @@ import { provision } from './provision';
 import { waitTask, waitUnlocked } from './tasks';
 import { checkTemplate } from './template';
 
-export async function create(ctx: CoreContext, request: CreateRequest, options: CallOptions = {}): Promise<string> {
+export async function create(core: CoreContext, request: CreateRequest, options: CallOptions = {}): Promise<string> {
   const { signal } = options;
+  // The caller's gate (the task manager's per-storage clone slots) wins over the provider's own.
+  const ctx = options.cloneGate ? { ...core, cloneGate: options.cloneGate } : core;
   const report = progressReporter('create', options.onProgress);
   try {
     const placement = resolvePlacement(ctx.profile, request);
@@ -42,18 +54,22 @@ async function ensureRunning(
   signal?: AbortSignal,
 ) {
   report('lookup', 'started');
-  const resources = await ctx.api.clusterResources('vm', { signal });
-  let vm = await adoptByName(ctx, resources, request, signal);
+  let resources = await ctx.api.clusterResources('vm', { signal });
+  let vm: OwnedVm | undefined;
+  ({ vm, resources } = await adoptSettled(ctx, resources, request, signal));
   let adopted = vm !== undefined;
   if (!vm) {
     // The template is checked only when a clone may be needed: an existing VM no longer depends on it.
-    const source = await checkTemplate(ctx, resources, request.placement.image, placement, signal);
+    const { source, config: templateConfig } = await checkTemplate(ctx, resources, request.placement.image, placement, signal);
+    // Where the copy lands: the profile's disk storage, else the template's own (Proxmox keeps each disk's storage).
+    const cloneStorage = ctx.profile.storage ?? diskStorage(templateConfig);
+    const cloneNode = (await landingOf(ctx, source, placement, request, signal)) === 'migrate' ? nodeOf(source) : placement.node;
     report('lookup', 'done', { node: placement.node });
     ({ vm, adopted } = await allocate(
       ctx,
       resources,
       request,
-      (vmid) => cloneOnto(ctx, source, vmid, placement, request, report, signal),
+      (vmid) => cloneOnto(ctx, source, vmid, cloneNode, cloneStorage, placement, request, report, signal),
       signal,
     ));
   }
@@ -67,39 +83,143 @@ async function ensureRunning(
       return vm;
     }
   }
+  // Still stopped, and without its seed: the VM moves to the chosen node now, wherever the clone (or an earlier attempt) left it.
+  if (vm.node !== placement.node) vm = await moveTo(ctx, vm, placement.node, report, signal);
+  else report('migrate', 'skipped', { node: vm.node, vmid: vm.vmid });
   await provision(ctx, vm, placement, request, report, signal);
   return vm;
 }
 
-/** Step 4: a full clone carrying the mark, so the VM is never unmarked (spec entry 8). */
+/**
+ * The VM with the proxy's name, once no task holds it. A migrate an earlier
+ * attempt started may end while the ownership check waits on its lock: the
+ * config then lives on the other node, so the listing is read again.
+ */
+async function adoptSettled(
+  ctx: CoreContext,
+  resources: ClusterResource[],
+  request: CreateRequest,
+  signal?: AbortSignal,
+): Promise<{ vm: OwnedVm | undefined; resources: ClusterResource[] }> {
+  try {
+    return { vm: await adoptByName(ctx, resources, request, signal), resources };
+  } catch (e) {
+    if (!isConfigMissing(e)) throw e;
+    const again = await ctx.api.clusterResources('vm', { signal });
+    ctx.log.info('proxmox vm moved or vanished while adopting it, looking again', { name: request.name });
+    return { vm: await adoptByName(ctx, again, request, signal), resources: again };
+  }
+}
+
+/**
+ * How a clone of the template reaches the chosen node (landing.ts): on its
+ * own node, with `target`, or on the template's node and then a migrate.
+ * Refused, before any write, when none works, naming the ways out.
+ */
+async function landingOf(
+  ctx: CoreContext,
+  source: ClusterResource,
+  placement: Placement,
+  request: CreateRequest,
+  signal?: AbortSignal,
+): Promise<LandingWay> {
+  const sourceNode = nodeOf(source);
+  if (sourceNode === placement.node) return 'here';
+  const [listing, config] = await Promise.all([
+    ctx.api.clusterResources(undefined, { signal }),
+    ctx.api.vmConfig(sourceNode, placement.templateVmid, { signal }),
+  ]);
+  const facts = {
+    ...clusterFacts(listing),
+    templates: new Map([[placement.templateVmid, { vmid: placement.templateVmid, node: sourceNode, config }]]),
+  };
+  const landing = judgeLanding(ctx.profile, placement.node, placement.templateVmid, facts);
+  if (!landing.ok || !landing.way) {
+    throw permanent(
+      `a proxy from "${request.placement.image}" cannot be created on ${placement.node}: ${landing.reason ?? 'no way to get a clone there'}`,
+      landing.hint,
+    );
+  }
+  if (landing.way === 'migrate') ctx.log.info('proxmox create clones on the template node, then migrates', { node: placement.node, cloneNode: sourceNode });
+  return landing.way;
+}
+
+/**
+ * Step 4: a full clone carrying the mark, so the VM is never unmarked (spec
+ * entry 8), landing on `node`: the chosen one, or the template's when a
+ * migrate follows. Events name the node the proxy is for, as every step's
+ * do; the UPID names where the task runs.
+ */
 async function cloneOnto(
   ctx: CoreContext,
   source: ClusterResource,
   vmid: number,
+  node: string,
+  storage: string | undefined,
   placement: Placement,
   request: CreateRequest,
   report: ProgressReporter,
   signal?: AbortSignal,
 ): Promise<OwnedVm> {
   const sourceNode = nodeOf(source);
-  const { node } = placement;
-  report('clone', 'started', { node, vmid });
-  const upid = await ctx.api.clone(
-    sourceNode,
-    placement.templateVmid,
-    {
-      newid: vmid,
-      name: request.name,
-      description: formatMark(request.uid, ctx.now()),
-      full: 1,
-      ...(ctx.profile.storage ? { storage: ctx.profile.storage } : {}),
-      ...(node !== sourceNode ? { target: node } : {}),
-    },
-    { signal },
-  );
-  report('clone', 'task', { node, vmid, upid });
-  await waitTask(ctx, upid, ctx.budgets.cloneMs, signal);
+  const at = { node: placement.node, vmid };
+  report('clone', 'started', at);
+  // A full clone copies the template's disk onto `storage`: it takes one of that storage's copy slots for the
+  // clone task alone (not the whole create), so the upload and start of other creates go on meanwhile.
+  const release = await ctx.cloneGate?.({ node, storage }, signal);
+  try {
+    const upid = await ctx.api.clone(
+      sourceNode,
+      placement.templateVmid,
+      {
+        newid: vmid,
+        name: request.name,
+        description: formatMark(request.uid, ctx.now()),
+        full: 1,
+        ...(ctx.profile.storage ? { storage: ctx.profile.storage } : {}),
+        ...(node !== sourceNode ? { target: node } : {}),
+      },
+      { signal },
+    );
+    report('clone', 'task', { ...at, upid });
+    await waitTask(ctx, upid, ctx.budgets.cloneMs, signal);
+  } finally {
+    release?.();
+  }
   const config = await waitUnlocked(ctx, node, vmid, signal);
-  report('clone', 'done', { node, vmid });
+  report('clone', 'done', at);
   return { node, vmid, config };
+}
+
+/**
+ * The migrate step: the stopped VM, with its local disks, moves to `node`
+ * (an offline migration, a `qmigrate` task on its current node holding
+ * `lock: migrate`). Budgeted like a clone: it copies the same disks.
+ */
+async function moveTo(ctx: CoreContext, vm: OwnedVm, node: string, report: ProgressReporter, signal?: AbortSignal): Promise<OwnedVm> {
+  const { vmid } = vm;
+  report('migrate', 'started', { node, vmid });
+  // The move reads the disk on the VM's node and writes it to the same storage on `node`: a copy slot of the
+  // target's storage, held with the source's (the gate takes both, in one order), for the migrate task alone.
+  const storage = diskStorage(vm.config);
+  const release = await ctx.cloneGate?.({ node, storage, from: storage ? { node: vm.node, storage } : undefined }, signal);
+  try {
+    const upid = await ctx.api.migrate(vm.node, vmid, { target: node, 'with-local-disks': 1 }, { signal });
+    report('migrate', 'task', { node, vmid, upid });
+    await waitTask(ctx, upid, ctx.budgets.cloneMs, signal);
+  } finally {
+    release?.();
+  }
+  const config = await waitUnlocked(ctx, node, vmid, signal);
+  report('migrate', 'done', { node, vmid });
+  ctx.log.info('proxmox vm migrated', { vmid, from: vm.node, to: node });
+  return { node, vmid, config };
+}
+
+/** The storage of a config's boot disk (`local-lvm` of `local-lvm:base-9001-disk-0,size=3G`), if it has one. */
+export function diskStorage(config: VmConfig): string | undefined {
+  const key = bootDisk(config);
+  const volid = key ? (config[key] ?? '').split(',')[0] : undefined;
+  const colon = volid?.indexOf(':') ?? -1;
+  return volid && colon > 0 ? volid.slice(0, colon) : undefined;
 }

@@ -4,7 +4,7 @@
  * grants them to its default tokens, so both read this one list.
  */
 
-/** The role on `/`: clone, configure, resize, power, agent reads, seed uploads, a VLAN tag on a bridge. */
+/** The role on `/`: clone, configure, resize, power, migrate, agent reads, seed uploads, a VLAN tag on a bridge. */
 export const OPERATOR_ROOT_PRIVILEGES = [
   'VM.Allocate',
   'VM.Clone',
@@ -16,6 +16,8 @@ export const OPERATOR_ROOT_PRIVILEGES = [
   'VM.Config.Network',
   'VM.Config.Options',
   'VM.PowerMgmt',
+  // Issue 11: a create on a node the template's local disks cannot reach clones on the template's node, then migrates.
+  'VM.Migrate',
   'VM.GuestAgent.Audit',
   'Datastore.Audit',
   'Datastore.AllocateSpace',

@@ -22,12 +22,22 @@ export interface DemoCluster {
   close(): Promise<void>;
 }
 
-function templatesOf(sim: Simulator): ProfileInput['templates'] {
+/**
+ * The catalogue from the simulator's templates, one image per template name.
+ * A name found on several nodes is one image with a template per node: the
+ * first one seen (VMID order) is the default, and each node holding another
+ * copy gets that copy, so a create on it clones locally. In the demo,
+ * debian-13-template is 9001 (on the shared nas-nfs, reachable from every
+ * node) and 9101 on pv1-2 (its local-lvm).
+ */
+export function templatesOf(sim: Simulator): ProfileInput['templates'] {
   const templates: ProfileInput['templates'] = {};
-  for (const vm of sim.state.vms.values()) {
-    if (!vm.template) continue;
-    const name = typeof vm.config.name === 'string' ? vm.config.name : `template-${vm.vmid}`;
-    templates[name.slice(0, 64)] = { vmid: vm.vmid };
+  const vms = [...sim.state.vms.values()].filter((vm) => vm.template).sort((a, b) => a.vmid - b.vmid);
+  for (const vm of vms) {
+    const name = (typeof vm.config.name === 'string' ? vm.config.name : `template-${vm.vmid}`).slice(0, 64);
+    const entry = Object.hasOwn(templates, name) ? templates[name] : undefined;
+    if (!entry) templates[name] = { vmid: vm.vmid };
+    else if (!entry.perNode?.[vm.node]) entry.perNode = { ...entry.perNode, [vm.node]: vm.vmid };
   }
   return templates;
 }

@@ -1,35 +1,48 @@
 /**
- * Automatic placement: each new proxy goes to the online node of the
- * profile with the fewest proxies, then the most free memory, counting the
- * ones this same request already placed. One listing for the whole request.
+ * Automatic placement: each new proxy goes to a node of the profile a
+ * create of the image can land on (issue 11: main/core/provider/landing.ts;
+ * a node that is down, or that a clone of the template cannot reach, is
+ * never chosen), the one with the fewest proxies; among equals, one where
+ * the clone lands directly (no move after it), then the most free memory.
+ * Counts the proxies this same request already placed. One listing for the
+ * whole request, plus one config read per template of the image.
  */
 import type { Cluster } from '../clusters/cluster';
 import { AppError } from '../../ipc/app-error';
+import { landingsOf } from '../placement/landing-service';
 
 interface NodeLoad {
   node: string;
   proxies: number;
   freeMem: number;
+  /** 1 when a create there clones on another node and then moves the VM. */
+  moves: number;
 }
 
-export async function pickNodes(cluster: Cluster, count: number, signal?: AbortSignal): Promise<string[]> {
-  const resources = await cluster.api.clusterResources(undefined, { signal });
-  const loads: NodeLoad[] = cluster.profile.nodes.flatMap((node) => {
+export async function pickNodes(cluster: Cluster, count: number, image: string, signal?: AbortSignal): Promise<string[]> {
+  const [resources, landings] = await Promise.all([
+    cluster.api.clusterResources(undefined, { signal }),
+    landingsOf(cluster, image, signal),
+  ]);
+  const loads: NodeLoad[] = landings.flatMap((landing) => {
+    if (!landing.ok) return [];
+    const { node } = landing;
     const entry = resources.find((r) => r.type === 'node' && r.node === node);
     if (!entry || entry.status !== 'online') return [];
     const proxies = resources.filter((r) => r.type === 'qemu' && r.node === node && r.name?.startsWith('proxy-')).length;
-    return [{ node, proxies, freeMem: (entry.maxmem ?? 0) - (entry.mem ?? 0) }];
+    return [{ node, proxies, freeMem: (entry.maxmem ?? 0) - (entry.mem ?? 0), moves: landing.way === 'migrate' ? 1 : 0 }];
   });
   if (loads.length === 0) {
+    const why = landings.map((l) => `${l.node}: ${l.reason ?? 'not online'}`).join('; ');
     throw new AppError(
       'transient',
-      `None of the nodes of ${cluster.name} is online, so there is nowhere to place a proxy.`,
-      'Bring a node back online, or pick a node yourself once one answers.',
+      `No node of ${cluster.name} can take a proxy from "${image}" now (${why}).`,
+      landings.find((l) => l.hint)?.hint ?? 'Bring a node back online, or pick a node yourself once one answers.',
     );
   }
   const picked: string[] = [];
   for (let i = 0; i < count; i++) {
-    loads.sort((a, b) => a.proxies - b.proxies || b.freeMem - a.freeMem);
+    loads.sort((a, b) => a.proxies - b.proxies || a.moves - b.moves || b.freeMem - a.freeMem);
     const best = loads[0]!;
     picked.push(best.node);
     best.proxies++;

@@ -9,8 +9,10 @@ import type { EventBus } from '../../ipc/event-bus';
 import type { AreaHandlers } from '../../ipc/router';
 import type { Logger } from '../../log/logger';
 import type { cleanupChannels } from '../../../shared/channels/cleanup';
+import type { placementChannels } from '../../../shared/channels/placement';
 import type { tasksChannels } from '../../../shared/channels/tasks';
 import { cleanupHandlers } from '../cleanup/cleanup-handlers';
+import { placementHandlers } from '../placement/landing-service';
 import { createCleanupService } from '../cleanup/cleanup-service';
 import type { ClusterDirectory } from '../clusters/cluster';
 import { tasksHandlers } from './task-handlers';
@@ -36,6 +38,11 @@ export function createTaskServices(setup: TaskServicesSetup) {
     publish: (e) => (e.name === 'tasks.update' ? setup.bus.publish('tasks.update', e.payload) : setup.bus.publish('tasks.log', e.payload)),
   });
   const cleanup = createCleanupService({ directory: setup.directory, tasks });
-  const handlers: AreaHandlers<typeof tasksChannels & typeof cleanupChannels> = { ...tasksHandlers(tasks), ...cleanupHandlers(cleanup) };
+  // The placement channel (where a create can land) sits with the tasks that create: the same directory, read-only.
+  const handlers: AreaHandlers<typeof tasksChannels & typeof cleanupChannels & typeof placementChannels> = {
+    ...tasksHandlers(tasks),
+    ...cleanupHandlers(cleanup),
+    ...placementHandlers(setup.directory),
+  };
   return { tasks, cleanup, handlers, close: () => tasks.close() };
 }

@@ -53,7 +53,8 @@ const vmsNamed = (name: string) => [...env.sim.state.vms.values()].filter((vm) =
 const workVms = () => [...env.sim.state.vms.values()].filter((vm) => !vm.template).length;
 
 describe('create cut off at each step, then run again', () => {
-  it.each(cutPoints(createSteps))('cut at %s/%s: one VM, running, same ID, one seed', async (step, phase) => {
+  // One node: the migrate step never runs here; test/integration/core/landing.test.ts cuts a create at it.
+  it.each(cutPoints(createSteps.filter((s) => s !== 'migrate')))('cut at %s/%s: one VM, running, same ID, one seed', async (step, phase) => {
     const request = freshRequest();
     const before = workVms();
     const expectedId = `vms/${vmidFor(request.uid, { min: 100_000, max: 199_999 }, 0)}/${request.name}`;

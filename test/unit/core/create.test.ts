@@ -29,7 +29,7 @@ describe('create', () => {
     expect(fake.isos.has(`pv1-1/proxy-seeds:iso/${NAME}-seed.iso`)).toBe(true);
     const tasks = events.filter((e) => e.phase === 'task');
     expect(tasks.map((e) => e.step)).toEqual(['clone', 'upload-seed', 'resize', 'start']);
-    expect(tasks.every((e) => e.upid?.startsWith('UPID:pv1-1:') && e.vmid === vmid && e.total === 7)).toBe(true);
+    expect(tasks.every((e) => e.upid?.startsWith('UPID:pv1-1:') && e.vmid === vmid && e.total === 8)).toBe(true);
   });
 
   it('a repeat creates nothing and returns the same ID', async () => {

@@ -4,7 +4,7 @@
  * error is built from a fixture, never typed here.
  */
 import { fixture, fixtureJson, fixtureMessage } from '../../../fixtures';
-import type { PveApi, CloneParams } from '../../../main/core/pve/api';
+import type { PveApi, CloneParams, MigrateParams } from '../../../main/core/pve/api';
 import { ApiError } from '../../../main/core/pve/errors';
 import type { AgentInterface, ClusterResource } from '../../../main/core/pve/schemas';
 import { formatUpid } from '../../../main/core/pve/upid';
@@ -177,6 +177,16 @@ export class FakePve implements PveApi {
       delete vm.lock;
     });
   }
+  async migrate(node: string, vmid: number, p: MigrateParams) {
+    this.enter('migrate', node, vmid, p.target);
+    const vm = this.vm(vmid);
+    vm.lock = vm.config.lock = 'migrate';
+    return this.task(node, 'qmigrate', String(vmid), () => {
+      vm.node = p.target;
+      delete vm.lock;
+      delete vm.config.lock;
+    });
+  }
   async resize(node: string, vmid: number, disk: string, size: string) {
     this.enter('resize', node, vmid, disk, size);
     const vm = this.vm(vmid);
@@ -212,6 +222,11 @@ export class FakePve implements PveApi {
   }
   async taskLog() {
     return { lines: [], total: 0 };
+  }
+  async stopTask(node: string, upid: string) {
+    this.enter('stopTask', node);
+    const t = this.tasks.get(upid);
+    if (t && !t.finished) this.complete(t);
   }
   async agentNetworkInterfaces(node: string, vmid: number) {
     this.enter('agentNetworkInterfaces', node, vmid);
