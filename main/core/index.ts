@@ -3,7 +3,7 @@
  * Electron; the app wires a PveApi (main/core/pve/client.ts) into it.
  */
 export { createProvider, type Provider, type ProviderDeps } from './provider/provider';
-export type { CallOptions } from './provider/context';
+export type { CallOptions, CloneGate } from './provider/context';
 export type { CreateRequest } from './provider/placement';
 export type { Instance } from './provider/get';
 export type { ListedInstance } from './provider/list';

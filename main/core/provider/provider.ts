@@ -8,7 +8,7 @@ import type { PveApi } from '../pve/api';
 import { buildSeedIso, seedIsoName, seedVolumeId } from '../seed/nocloud';
 import { defaultBudgets, type Budgets } from './budgets';
 import { check, type NodeCheck } from './check';
-import type { CallOptions, CoreContext, SeedBuilder } from './context';
+import type { CallOptions, CloneGate, CoreContext, SeedBuilder } from './context';
 import { create } from './create';
 import { deleteVm } from './delete';
 import { get, type Instance } from './get';
@@ -24,6 +24,8 @@ export interface ProviderDeps {
   budgets?: Partial<Budgets>;
   now?: () => Date;
   seed?: SeedBuilder;
+  /** Bounds full clones per storage for every create of this provider (a create's CallOptions.cloneGate wins). */
+  cloneGate?: CloneGate;
 }
 
 export interface Provider {
@@ -46,6 +48,7 @@ export function createProvider(profile: ProfileInput, deps: ProviderDeps): Provi
     now: deps.now ?? (() => new Date()),
     locks: new KeyedLock(),
     seed: deps.seed ?? defaultSeed,
+    cloneGate: deps.cloneGate,
   };
   return {
     create: (request, options) => create(ctx, request, options),

@@ -1,21 +1,24 @@
 /**
- * Waiting on Proxmox: a task until it stops, a VM's lock until it clears, a
- * started VM until QEMU runs the guest. All poll adaptively (poll.ts) and
- * honour the signal.
+ * Waiting on Proxmox: a task until it stops (task-watcher.ts), a VM's lock
+ * until it clears, a started VM until QEMU runs the guest (poll.ts). All
+ * honour the signal. The lock and running waits look at once and are
+ * normally done at that first look: Proxmox clears a clone's lock inside the
+ * clone task, and QEMU runs the guest when the start task ends.
  */
 import { TaskFailedError } from '../pve/errors';
-import { parseUpid, taskSucceeded } from '../pve/upid';
+import { taskSucceeded } from '../pve/upid';
 import type { CoreContext, VmConfig } from './context';
 import { transient } from './errors';
 import { pollUntil } from './poll';
+import { taskWatcherFor } from './task-watcher';
 
-/** Polls the task on the node its UPID names; a failed task is transient, carrying its exit status. */
+/**
+ * Waits for the task on the node its UPID names, through the client's task watcher (one listing per node
+ * per cycle for every task waited on there, looks timed by the learned durations); a failed task is
+ * transient, carrying its exit status.
+ */
 export async function waitTask(ctx: CoreContext, upid: string, budgetMs: number, signal?: AbortSignal): Promise<void> {
-  const { node } = parseUpid(upid);
-  const exitstatus = await pollUntil({ schedule: ctx.budgets, budgetMs, what: `task ${upid}`, signal }, async () => {
-    const status = await ctx.api.taskStatus(node, upid, { signal });
-    return status.status === 'stopped' ? (status.exitstatus ?? '') : undefined;
-  });
+  const exitstatus = await taskWatcherFor(ctx.api, ctx.log).wait(upid, { schedule: ctx.budgets, budgetMs, what: `task ${upid}`, signal });
   if (!taskSucceeded(exitstatus)) {
     ctx.log.info('proxmox task failed', { upid, exitstatus });
     throw new TaskFailedError(upid, exitstatus);

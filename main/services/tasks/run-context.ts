@@ -1,5 +1,5 @@
 /** What a task's runner gets from the manager: the cluster, a cancel signal, progress, and the name guard. */
-import type { ProgressListener } from '../../core';
+import type { CloneGate, ProgressListener } from '../../core';
 import type { Logger } from '../../log/logger';
 import type { Cluster } from '../clusters/cluster';
 import type { TaskRecord } from './task-record';
@@ -17,12 +17,15 @@ export interface RunContext {
   current(): TaskRecord;
   cluster: Cluster;
   signal: AbortSignal;
+  /** Journals each step before its request; throws when the journal cannot record it, which stops the operation there. */
   onProgress: ProgressListener;
-  /** Journals the fields (fsync'd) and tells the renderer. */
+  /** Journals the fields (fsync'd) and tells the renderer; throws the journal's AppError (disk full, read-only) when it cannot. */
   update(fields: Partial<TaskRecord>): void;
   names: NameGuard;
   openCloudInit(): Promise<string>;
   log: Logger;
+  /** The cluster's per-storage clone slots, for a create to pass the core (CallOptions.cloneGate). */
+  cloneGate?: CloneGate;
 }
 
 /** Resolves to the plain-words outcome shown on the task. */

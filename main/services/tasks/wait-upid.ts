@@ -1,29 +1,30 @@
-/** Waits for a Proxmox task the services started themselves (outside the provider): poll its status until it stops. */
-import { setTimeout as sleep } from 'node:timers/promises';
+/**
+ * Waits for a Proxmox task the services started themselves (outside the provider), through the client's
+ * task watcher (core/provider/task-watcher.ts): the node's one listing per cycle covers it along with every
+ * other task waited on there, and the looks follow the learned durations.
+ */
 import type { PveApi } from '../../core/pve/api';
-import { parseUpid, taskSucceeded } from '../../core/pve/upid';
+import { taskSucceeded } from '../../core/pve/upid';
+import { isBudgetExhausted, taskWatcherFor } from '../../core/provider/task-watcher';
 import { AppError } from '../../ipc/app-error';
 
 export async function waitUpid(api: PveApi, upid: string, signal: AbortSignal, pollMs = 250, budgetMs = 60_000): Promise<void> {
-  const { node } = parseUpid(upid);
-  const started = Date.now();
-  for (;;) {
-    const status = await api.taskStatus(node, upid, { signal });
-    if (status.status === 'stopped') {
-      if (taskSucceeded(status.exitstatus ?? '')) return;
-      throw new AppError(
-        'transient',
-        `The Proxmox task ${upid} failed: ${status.exitstatus ?? 'no exit status'}.`,
-        'Open the task log on the node to see why.',
-      );
-    }
-    if (Date.now() - started > budgetMs) {
-      throw new AppError(
-        'transient',
-        `The Proxmox task ${upid} is still running after ${Math.round(budgetMs / 1000)} s.`,
-        'Check the task in the Proxmox UI.',
-      );
-    }
-    await sleep(pollMs, undefined, { signal });
+  let exitstatus: string;
+  try {
+    exitstatus = await taskWatcherFor(api).wait(upid, {
+      budgetMs,
+      what: `task ${upid}`,
+      signal,
+      schedule: { youngPollMs: pollMs, youngForMs: 5_000, oldPollMs: Math.max(pollMs, 1_000) },
+    });
+  } catch (e) {
+    if (!isBudgetExhausted(e)) throw e;
+    throw new AppError(
+      'transient',
+      `The Proxmox task ${upid} is still running after ${Math.round(budgetMs / 1000)} s.`,
+      'Check the task in the Proxmox UI.',
+    );
   }
+  if (taskSucceeded(exitstatus)) return;
+  throw new AppError('transient', `The Proxmox task ${upid} failed: ${exitstatus || 'no exit status'}.`, 'Open the task log on the node to see why.');
 }

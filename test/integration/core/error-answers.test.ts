@@ -25,6 +25,8 @@ const ROUTE = {
   agent: '/nodes/{node}/qemu/{vmid}/agent/network-get-interfaces',
   upload: '/nodes/{node}/storage/{storage}/upload',
   task: '/nodes/{node}/tasks/{upid}/status',
+  /** The task watcher's one listing per node per cycle: where task state comes from. */
+  taskList: '/nodes/{node}/tasks',
   clone: '/nodes/{node}/qemu/{vmid}/clone',
 };
 
@@ -258,7 +260,7 @@ const rows: Row[] = [
     fixture: 'err_proxy_596',
     how: 'injected',
     run: () => {
-      env.sim.faults.inject({ route: ROUTE.task }, { kind: 'error', fixture: 'err_proxy_596' }, 1);
+      env.sim.faults.inject({ route: ROUTE.taskList }, { kind: 'error', fixture: 'err_proxy_596' }, 1);
       return env.provider.create(fresh());
     },
     want: 'transient',

@@ -1,9 +1,10 @@
-/** Settings: clusters (with the connect wizard), export and import, polling, theme. */
+/** Settings: clusters (with the connect wizard), export and import, polling, task limits, theme. */
 import { useEffect, useState } from 'react';
 import { useSettings } from '../../stores/settings';
 import { ViewFrame } from '../Placeholder';
 import { ClustersSection } from './ClustersSection';
 import { GeneralSection } from './GeneralSection';
+import { TaskLimitsSection } from './TaskLimitsSection';
 import { ThemeSection } from './ThemeSection';
 import { TransferSection } from './TransferSection';
 import { ConnectWizard } from './wizard/ConnectWizard';
@@ -22,6 +23,7 @@ export function SettingsView() {
         <ClustersSection onConnect={() => setWizard(true)} />
         <TransferSection />
         <GeneralSection />
+        <TaskLimitsSection />
         <ThemeSection />
       </div>
       {wizard && <ConnectWizard onClose={() => setWizard(false)} />}
