@@ -4,8 +4,10 @@ import type { Notifier } from '../services/tasks/notifier';
 
 export function createElectronNotifier(window: () => BrowserWindow | undefined): Notifier {
   return {
-    notify(title, body) {
-      if (Notification.isSupported()) new Notification({ title, body, silent: false }).show();
+    notify(title, body, about) {
+      // A failed create asks for attention, where the desktop knows urgency (Linux).
+      if (Notification.isSupported())
+        new Notification({ title, body, silent: false, urgency: about?.tone === 'bad' ? 'critical' : 'normal' }).show();
     },
     progress(fraction) {
       const w = window();

@@ -16,6 +16,8 @@ export const HealthReason = z.enum([
   'CredentialsUnavailable',
   'StorageNotFound',
   'TemplateNotFound',
+  /** Not checked: the cluster's token secret is not held (session-only after a restart, an imported profile). */
+  'SecretMissing',
 ]);
 export type HealthReason = z.infer<typeof HealthReason>;
 
@@ -51,8 +53,11 @@ export const HealthPoint = z
     ready: z.boolean(),
     reason: HealthReason,
     latencyMs: z.number().nonnegative(),
+    /** CPU use (0..1) and memory at the check, from the inventory's listing; absent until the node is listed. */
     cpu: z.number().optional(),
     memBytes: z.number().optional(),
+    /** The node's memory size at the check, so a point's memory reads as a share on its own. */
+    maxmemBytes: z.number().optional(),
   })
   .strict();
 export type HealthPoint = z.infer<typeof HealthPoint>;

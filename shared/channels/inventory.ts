@@ -75,8 +75,11 @@ export type NodeRow = z.infer<typeof NodeRow>;
 
 export const InventoryStatus = z
   .object({
-    /** `starting` until the first listing answers; `degraded` with a reason while the listing fails or a node is away. */
-    state: z.enum(['starting', 'ok', 'degraded']),
+    /**
+     * `starting` until the first listing answers; `degraded` with a reason while the listing fails or a node is away;
+     * `secret-missing` while the cluster's token secret is not held (nothing is listed, nothing is wrong with the cluster).
+     */
+    state: z.enum(['starting', 'ok', 'degraded', 'secret-missing']),
     reason: z.string().optional(),
     hint: z.string().optional(),
     /** Failed listings in a row; the interval grows with them. */

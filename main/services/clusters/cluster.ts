@@ -18,6 +18,11 @@ export interface Cluster {
   provider: Provider;
   /** True for the built-in simulated cluster. */
   demo: boolean;
+  /**
+   * True while the token secret a request needs is not held (a session-only secret after a restart, an imported
+   * profile): the services then send nothing and report `secret-missing`, not a broken cluster. Absent: always held.
+   */
+  secretMissing?: () => boolean;
 }
 
 export interface ClusterDirectory {

@@ -17,6 +17,8 @@ export const healthHints: Record<HealthReason, string> = {
     'The token file could not be read. Check that the file exists, is readable and holds `user@realm!tokenid=secret`.',
   StorageNotFound:
     "The profile's seed storage is missing, inactive or not enabled for ISO images on this node. In Datacenter → Storage, add the node to it and tick content ISO image.",
+  SecretMissing:
+    "Not checked: the token secret of this cluster is not available (it was kept for a session only, or the profile was imported). Enter it again (Enter secret); nothing is wrong with the cluster.",
   TemplateNotFound:
     'A configured template is missing or is not a template. Fix the templates in the profile, or convert the VM to a template.',
 };

@@ -7,7 +7,7 @@
  * trend charts.
  */
 import { createProvider, type NodeCheck, type Provider } from '../../core';
-import type { HealthPoint, HealthSnapshot, HealthUpdate, NodeHealth, NodeHealthHistory } from '../../../shared/channels/health';
+import type { HealthPoint, HealthReason, HealthSnapshot, HealthUpdate, NodeHealth, NodeHealthHistory } from '../../../shared/channels/health';
 import type { NodeRow } from '../../../shared/channels/inventory';
 import type { Logger } from '../../log/logger';
 import type { Cluster, ClusterDirectory } from '../clusters/cluster';
@@ -65,7 +65,7 @@ export function createHealthService(options: HealthOptions): HealthService {
   const clusters = new Map<string, ClusterEntry>();
   const unsubscribe: (() => void)[] = [];
 
-  function toHealth(entry: ClusterEntry, check: NodeCheck, failures: number): NodeHealth {
+  function toHealth(entry: ClusterEntry, check: Checked, failures: number): NodeHealth {
     const checkedAt = new Date();
     const health: NodeHealth = {
       node: check.node,
@@ -88,18 +88,21 @@ export function createHealthService(options: HealthOptions): HealthService {
   }
 
   async function checkNode(entry: ClusterEntry, node: NodeEntry): Promise<boolean> {
-    const [check] = await node.provider.check({ signal: entry.abort.signal });
+    // No secret, no request: the node is not checked, and nothing says it is broken.
+    const check = secretMissing(entry.cluster, node.node) ?? (await node.provider.check({ signal: entry.abort.signal }))[0];
     if (!check || entry.abort.signal.aborted) return false;
-    const health = toHealth(entry, check, check.ready ? 0 : node.poller.failures + 1);
+    const health = toHealth(entry, asSecretMissing(check), check.ready ? 0 : node.poller.failures + 1);
     const point: HealthPoint = { at: health.checkedAt, ready: health.ready, reason: health.reason, latencyMs: health.latencyMs };
     if (health.cpu !== undefined) point.cpu = health.cpu;
     if (health.memBytes !== undefined) point.memBytes = health.memBytes;
+    if (health.maxmemBytes !== undefined) point.maxmemBytes = health.maxmemBytes;
     if (node.latest?.reason !== health.reason)
       log.info('node health', { cluster: entry.cluster.id, node: node.node, reason: health.reason });
     node.latest = health;
     node.history.add(point);
     options.publish({ clusterId: entry.cluster.id, node: node.node, latest: health, point });
-    return health.ready;
+    // A missing secret is no failure to back off from: the next check after it is entered runs on the cadence.
+    return health.ready || health.reason === 'SecretMissing';
   }
 
   function open(cluster: Cluster): ClusterEntry {
@@ -168,4 +171,28 @@ export function createHealthService(options: HealthOptions): HealthService {
       await Promise.all([...clusters.values()].flatMap((e) => e.nodes.map((n) => n.poller.idle())));
     },
   };
+}
+
+/** A secret that failed to decrypt surfaces in the check's words; one never held is known before any request. */
+const SECRET_UNAVAILABLE = /token secret of cluster .* (is not available|could not be decrypted)/;
+
+/** A check's result with the reasons the service adds to the core's (SecretMissing). */
+type Checked = Omit<NodeCheck, 'reason'> & { reason: HealthReason };
+
+function secretMissing(cluster: Cluster, node: string): Checked | undefined {
+  if (!cluster.secretMissing?.()) return undefined;
+  return {
+    node,
+    address: '',
+    ready: false,
+    reason: 'SecretMissing',
+    message: `Not checked: the token secret of cluster "${cluster.name}" is not available.`,
+    latencyMs: 0,
+    details: {},
+  };
+}
+
+/** A check that failed only because the secret could not be had reads as SecretMissing, not as an API error. */
+export function asSecretMissing(check: Checked): Checked {
+  return !check.ready && SECRET_UNAVAILABLE.test(check.message) ? { ...check, reason: 'SecretMissing' } : check;
 }

@@ -100,7 +100,9 @@ export function createInventoryService(options: InventoryOptions): InventoryServ
   }
 
   async function run(entry: Entry): Promise<boolean> {
+    if (entry.cluster.secretMissing?.()) return secretMissing(entry);
     const result: RefreshResult = await entry.inventory.refresh();
+    if (!result.ok && entry.cluster.secretMissing?.()) return secretMissing(entry);
     const failures = result.ok ? 0 : entry.poller.failures + 1;
     if (result.ok) entry.lastSuccessAt = new Date().toISOString();
     const status: InventoryStatus = {
@@ -118,6 +120,24 @@ export function createInventoryService(options: InventoryOptions): InventoryServ
     entry.status = status;
     if (news) publish(entry.cluster.id, { status });
     return result.ok;
+  }
+
+  /** No secret, no listing: the status says why, and nothing calls the cluster degraded or empty. */
+  function secretMissing(entry: Entry): boolean {
+    const status: InventoryStatus = {
+      state: 'secret-missing',
+      reason: `The token secret of cluster "${entry.cluster.name}" is not available, so its VMs are not listed.`,
+      hint: "Enter the secret again (Enter secret, or the cluster's settings); listing resumes at once.",
+      failures: 0,
+      intervalMs: cadence(),
+    };
+    if (entry.lastSuccessAt) status.lastSuccessAt = entry.lastSuccessAt;
+    if (entries.get(entry.cluster.id) !== entry) return true;
+    const news = !sameRecord({ ...status, lastSuccessAt: undefined }, { ...entry.status, lastSuccessAt: undefined });
+    if (news && status.state !== entry.status.state) log.info('inventory status', { cluster: entry.cluster.id, state: status.state });
+    entry.status = status;
+    if (news) publish(entry.cluster.id, { status });
+    return true;
   }
 
   function close(entry: Entry, announce: boolean): void {

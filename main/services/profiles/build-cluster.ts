@@ -20,6 +20,8 @@ export interface BuiltCluster {
 export interface BuildOptions {
   /** Resolves the token secret of a profile whose secret is held by the app. */
   secret: (profile: StoredProfile) => Promise<string>;
+  /** Whether the app holds the profile's secret now, without asking anyone; absent: assume it does. */
+  secretHeld?: (profile: StoredProfile) => boolean;
   logger: Logger;
   budgets?: Partial<Budgets>;
 }
@@ -41,5 +43,10 @@ export function buildCluster(profile: StoredProfile, options: BuildOptions): Bui
     logger,
   });
   const provider = createProvider(core, { api: client, logger, budgets: options.budgets });
-  return { client, cluster: { id: profile.id, name: profile.name, profile: core, api: client, provider, demo: false } };
+  const held = options.secretHeld;
+  const secretMissing = held && profile.token.secretStorage !== 'file' ? () => !held(profile) : undefined;
+  return {
+    client,
+    cluster: { id: profile.id, name: profile.name, profile: core, api: client, provider, demo: false, ...(secretMissing ? { secretMissing } : {}) },
+  };
 }

@@ -1,9 +1,9 @@
 /** One node drilled into: its health, its proxies and its storages. */
-import type { ClusterInventory, NodeRow } from '../../../../shared/channels/inventory';
+import type { ClusterInventory, NodeRow, VmRow } from '../../../../shared/channels/inventory';
 import type { NodeHealthHistory } from '../../../../shared/channels/health';
-import { EmptyState, StateBadge, UsageMeter } from '../../components/common';
+import { DataTable, EmptyState, StateBadge, UsageMeter, type DataColumn } from '../../components/common';
 import { formatBytes, formatDuration } from '../../format';
-import { reasonWords } from '../overview/reason-words';
+import { reasonBadge } from '../overview/reason-words';
 
 export interface NodeDetailProps {
   cluster: ClusterInventory;
@@ -11,6 +11,44 @@ export interface NodeDetailProps {
   health: NodeHealthHistory | undefined;
   onBack: () => void;
 }
+
+const proxyColumns: DataColumn<VmRow>[] = [
+  { id: 'name', header: 'Name', rowHeader: true, sortValue: (v) => v.name, cell: (v) => v.name ?? '(being cloned)' },
+  { id: 'vmid', header: 'VMID', sortValue: (v) => v.vmid, cell: (v) => v.vmid },
+  { id: 'state', header: 'State', sortValue: (v) => v.state, cell: (v) => <StateBadge state={v.state} /> },
+  { id: 'address', header: 'Address', sortValue: (v) => v.address, cell: (v) => v.address ?? '—' },
+  {
+    id: 'owner',
+    header: 'Owner',
+    sortValue: (v) => v.owner,
+    cell: (v) =>
+      v.owner === 'foreign' ? <StateBadge state="foreign" label="Not ours (no mark)" /> : v.owner === 'pending' ? 'not known yet' : 'proxy',
+  },
+];
+
+const storageColumns: DataColumn<NodeRow['storages'][number]>[] = [
+  { id: 'storage', header: 'Storage', rowHeader: true, sortValue: (s) => s.storage, cell: (s) => s.storage },
+  {
+    id: 'status',
+    header: 'Status',
+    sortValue: (s) => s.status,
+    cell: (s) => (s.status ? <StateBadge state={s.status === 'available' ? 'ok' : s.status} label={s.status} /> : '—'),
+  },
+  { id: 'content', header: 'Content', cell: (s) => s.content.join(', ') || '—' },
+  { id: 'shared', header: 'Shared', cell: (s) => (s.shared ? 'yes' : 'no') },
+  {
+    id: 'used',
+    header: 'Used',
+    sortValue: (s) => (s.totalBytes ? (s.usedBytes ?? 0) / s.totalBytes : undefined),
+    cell: (s) => (
+      <UsageMeter
+        label={`Space used on ${s.storage}`}
+        fraction={s.totalBytes ? (s.usedBytes ?? 0) / s.totalBytes : undefined}
+        text={s.totalBytes ? `${formatBytes(s.usedBytes)} of ${formatBytes(s.totalBytes)}` : '—'}
+      />
+    ),
+  },
+];
 
 export function NodeDetail({ cluster, node, health, onBack }: NodeDetailProps) {
   const vms = cluster.vms.filter((v) => v.node === node.node).sort((a, b) => a.vmid - b.vmid);
@@ -25,7 +63,7 @@ export function NodeDetail({ cluster, node, health, onBack }: NodeDetailProps) {
           {node.node} <span className="muted">in {cluster.name}</span>
         </h2>
         <StateBadge state={node.status} />
-        {latest && <StateBadge state={latest.ready ? 'ready' : 'failed'} label={reasonWords[latest.reason]} />}
+        {latest && <StateBadge {...reasonBadge(latest)} />}
       </div>
       {latest && !latest.ready && (
         <p className="node-hint">
@@ -35,72 +73,16 @@ export function NodeDetail({ cluster, node, health, onBack }: NodeDetailProps) {
       <p className="muted">Up {formatDuration(node.uptimeSeconds)}</p>
 
       <h3>Proxies on {node.node}</h3>
-      {vms.length === 0 ? (
-        <EmptyState title={`No proxies on ${node.node}`}>Create one from the Proxies view.</EmptyState>
-      ) : (
-        <table className="data-table" aria-label={`Proxies on ${node.node}`}>
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">VMID</th>
-              <th scope="col">State</th>
-              <th scope="col">Address</th>
-              <th scope="col">Owner</th>
-            </tr>
-          </thead>
-          <tbody>
-            {vms.map((v) => (
-              <tr key={v.vmid}>
-                <th scope="row">{v.name ?? '(being cloned)'}</th>
-                <td>{v.vmid}</td>
-                <td>
-                  <StateBadge state={v.state} />
-                </td>
-                <td>{v.address ?? '—'}</td>
-                <td>
-                  {v.owner === 'foreign' ? (
-                    <StateBadge state="foreign" label="Not ours (no mark)" />
-                  ) : v.owner === 'pending' ? (
-                    'not known yet'
-                  ) : (
-                    'proxy'
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
+      <DataTable
+        label={`Proxies on ${node.node}`}
+        columns={proxyColumns}
+        rows={vms}
+        rowKey={(v) => String(v.vmid)}
+        empty={<EmptyState title={`No proxies on ${node.node}`}>Create one from the Proxies view.</EmptyState>}
+      />
 
       <h3>Storages of {node.node}</h3>
-      <table className="data-table" aria-label={`Storages of ${node.node}`}>
-        <thead>
-          <tr>
-            <th scope="col">Storage</th>
-            <th scope="col">Status</th>
-            <th scope="col">Content</th>
-            <th scope="col">Shared</th>
-            <th scope="col">Used</th>
-          </tr>
-        </thead>
-        <tbody>
-          {node.storages.map((s) => (
-            <tr key={s.storage}>
-              <th scope="row">{s.storage}</th>
-              <td>{s.status ? <StateBadge state={s.status === 'available' ? 'ok' : s.status} label={s.status} /> : '—'}</td>
-              <td>{s.content.join(', ') || '—'}</td>
-              <td>{s.shared ? 'yes' : 'no'}</td>
-              <td>
-                <UsageMeter
-                  label={`Space used on ${s.storage}`}
-                  fraction={s.totalBytes ? (s.usedBytes ?? 0) / s.totalBytes : undefined}
-                  text={s.totalBytes ? `${formatBytes(s.usedBytes)} of ${formatBytes(s.totalBytes)}` : '—'}
-                />
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <DataTable label={`Storages of ${node.node}`} columns={storageColumns} rows={node.storages} rowKey={(s) => s.storage} />
     </section>
   );
 }

@@ -12,4 +12,12 @@ export const reasonWords: Record<HealthReason, string> = {
   CredentialsUnavailable: 'Token file unreadable',
   StorageNotFound: 'Seed storage missing',
   TemplateNotFound: 'Template missing',
+  SecretMissing: 'Not checked: secret needed',
 };
+
+/** The badge for a check's result: a node not checked for want of the secret is not a failed one. */
+export function reasonBadge(latest: { ready: boolean; reason: HealthReason }): { state: string; label: string; tone?: 'neutral' } {
+  if (latest.ready) return { state: 'ready', label: reasonWords[latest.reason] };
+  if (latest.reason === 'SecretMissing') return { state: 'pending', label: reasonWords[latest.reason], tone: 'neutral' };
+  return { state: 'failed', label: reasonWords[latest.reason] };
+}

@@ -23,6 +23,7 @@ export function firstGap(lines: readonly LogLine[], total: number | undefined): 
 export function TaskLog({ taskId, upid, live }: { taskId: string; upid: string; live: boolean }) {
   const log = useTasks((s) => s.logs[logKey(taskId, upid)]);
   const loadLog = useTasks((s) => s.loadLog);
+  const watchLog = useTasks((s) => s.watchLog);
   const box = useRef<HTMLDivElement>(null);
   const pinnedToEnd = useRef(true);
 
@@ -30,6 +31,9 @@ export function TaskLog({ taskId, upid, live }: { taskId: string; upid: string; 
     if (!log || log.lines.length === 0) void loadLog(taskId, upid, 0, PAGE);
     // Read once per log shown; later lines arrive as events.
   }, [taskId, upid]);
+
+  // While shown and running, main follows this log live; nobody else makes it read logs (issue 11).
+  useEffect(() => (live ? watchLog(taskId) : undefined), [taskId, live]);
 
   useEffect(() => {
     const el = box.current;

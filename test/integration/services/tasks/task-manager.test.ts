@@ -103,27 +103,41 @@ describe('task manager over the simulator', () => {
     expect(proxies).toHaveLength(5);
   });
 
-  it('cancels at once while a clone runs, and says the Proxmox task keeps running on its node', async () => {
+  it('cancels while a clone runs: stops the Proxmox task with DELETE and says what it stopped', async () => {
     const notifier = createRecordingNotifier();
     env = await startEnv({}, { notifier, notifyAfterMs: 0 });
     env.t.sim.faults.hangTask({ type: 'qmclone' });
     const { taskIds } = await env.manager.createProxies({ ...createInput, name: 'proxy-cancel' });
     const id = taskIds[0]!;
     await until(() => env!.manager.get(id).steps.some((s) => s.name === 'clone' && s.upid));
-    const before = env.t.sim.requests.total;
-    const { message } = env.manager.cancel(id);
-    expect(env.t.sim.requests.total).toBe(before); // answered without a round trip
-    expect(message).toMatch(/qmclone already started on node pv1-1 keeps running there/);
+    const upid = env.manager.get(id).steps.find((s) => s.name === 'clone')!.upid!;
+    const { message } = await env.manager.cancel(id);
+    const stops = env.t.sim.requests.records.filter((r) => r.method === 'DELETE' && r.route === '/nodes/{node}/tasks/{upid}');
+    expect(stops).toHaveLength(1);
+    expect(env.t.sim.tasks.get(upid)).toMatchObject({ status: 'stopped', exitstatus: 'received interrupt' });
+    expect(message).toMatch(/Stopped the Proxmox task qmclone on node pv1-1: it ended with “received interrupt”/);
     const view = env.manager.get(id);
-    expect(view).toMatchObject({ state: 'cancelled', actions: ['retry', 'clean-up'] });
+    expect(view).toMatchObject({ state: 'cancelled', actions: ['retry', 'clean-up'], leftBehind: `possibly VM ${view.vmid}` });
+    const states = view.steps.map((s) => s.state);
+    expect(states.slice(0, 2)).toEqual(['done', 'cancelled']);
+    expect(new Set(states.slice(2))).toEqual(new Set(['not-run'])); // never "pending" for ever
     expect(notifier.notes.at(-1)?.title).toBe('proxy-cancel: cancelled');
     expect(notifier.fractions.at(-1)).toBeNull();
   });
 
-  it('follows a Proxmox task log while it runs, and pages it from the node on request', async () => {
+  it('reads no Proxmox task log of a task nobody watches (issue 11: each read takes one of pveproxy’s workers)', async () => {
+    env = await startEnv();
+    const { taskIds } = await env.manager.createProxies({ ...createInput, name: 'proxy-unwatched' });
+    await env.manager.wait(taskIds[0]!);
+    expect(env.t.sim.requests.count({ route: '/nodes/{node}/tasks/{upid}/log' })).toBe(0);
+    expect(env.events.some((e) => e.name === 'tasks.log')).toBe(false);
+  });
+
+  it('follows a watched task’s Proxmox task log while it runs, and pages it from the node on request', async () => {
     env = await startEnv({ taskDurations: { qmclone: 200_000 } });
     const { taskIds } = await env.manager.createProxies({ ...createInput, name: 'proxy-logs' });
     const id = taskIds[0]!;
+    env.manager.watchLog(id, true); // the Tasks view shows it (tasks.watchLog)
     await until(() => env!.events.some((e) => e.name === 'tasks.log' && e.payload.id === id));
     const first = env.events.find((e) => e.name === 'tasks.log' && e.payload.id === id)!;
     expect((first.payload as { lines: unknown[] }).lines[0]).toMatchObject({
