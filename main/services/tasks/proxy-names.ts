@@ -1,6 +1,7 @@
 /** Proxy names: `proxy-` and 16 random base32 characters, like the operator's, unless the admin gives one. */
 import { randomBytes } from 'node:crypto';
 import { ProxyName } from '../../../shared/channels/tasks';
+import { bulkProxyNames } from '../../../shared/domain/proxy-names';
 import { AppError } from '../../ipc/app-error';
 
 const BASE32 = 'abcdefghijklmnopqrstuvwxyz234567';
@@ -12,7 +13,7 @@ export function randomProxyName(): string {
 /** The names of a create of `count` proxies: random ones, or `<name>` alone, or `<name>-1` … `<name>-N`. */
 export function proxyNames(count: number, name?: string): string[] {
   if (name === undefined) return Array.from({ length: count }, randomProxyName);
-  const names = count === 1 ? [name] : Array.from({ length: count }, (_, i) => `${name}-${i + 1}`);
+  const names = bulkProxyNames(count, name);
   for (const n of names) {
     if (!ProxyName.safeParse(n).success) {
       throw new AppError(

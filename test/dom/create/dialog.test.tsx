@@ -1,54 +1,30 @@
-import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
+/**
+ * The Create proxy dialog as a whole: what it offers, what it sends, how it
+ * shows main's refusal, where focus goes, and how it closes (asking first
+ * when there are edits; never from an Escape inside the editor).
+ */
+import { act, cleanup, fireEvent, screen, within } from '@testing-library/react';
+import { runScopeHandlers } from '@codemirror/view';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CreateProxiesInput, ProxyName } from '../../../shared/channels/tasks';
-import type { ProfileSummary } from '../../../shared/domain/profile';
-import { CreateProxyDialog } from '../../../renderer/src/views/create/CreateProxyDialog';
-import { useCreateDialog } from '../../../renderer/src/views/create/open-state';
 import { useProfiles } from '../../../renderer/src/stores/profiles';
 import { useTasks } from '../../../renderer/src/stores/tasks';
 import { useUi } from '../../../renderer/src/stores/ui';
-import { createStubApi, type StubApi } from '../../support/stub-api';
+import { CreateProxyDialog } from '../../../renderer/src/views/create/CreateProxyDialog';
+import { useCreateDialog } from '../../../renderer/src/views/create/open-state';
+import { render } from '@testing-library/react';
+import { editorView, editText, field, openDialog, sent, setUp, stub } from './fixtures';
 
-const profile: ProfileSummary = {
-  id: 'demo',
-  name: 'Demo cluster (simulated)',
-  demo: true,
-  secretAvailable: true,
-  url: 'https://127.0.0.1:8006',
-  tls: { mode: 'insecure' },
-  token: { secretStorage: 'session', tokenId: 'root@pam!egress' },
-  nodes: ['pve1', 'pve2'],
-  isoStorage: 'local',
-  templates: { 'debian-12': { vmid: 9000 }, 'debian-12-ci-drive': { vmid: 9001 } },
-  machineTypes: { small: { cores: 1, memoryMiB: 1024 }, medium: { cores: 2, memoryMiB: 2048, diskGiB: 8 } },
-  createdAt: 'x',
-  updatedAt: 'x',
-};
+beforeEach(() => setUp());
+afterEach(cleanup);
 
-function editorText(): string {
-  return document.querySelector('.cloud-init-editor')?.shadowRoot?.querySelector('.cm-content')?.textContent ?? '';
-}
+const isOpen = () => useCreateDialog.getState().open;
+const discardQuestion = () => screen.queryByRole('dialog', { name: 'Discard this proxy?' });
 
 describe('Create proxy dialog', () => {
-  let stub: StubApi;
-  beforeEach(() => {
-    stub = createStubApi();
-    useProfiles.setState({ list: { profiles: [profile], vault: { kind: 'key_file', protected: false, detail: '' } }, error: undefined });
-    useTasks.setState({ api: stub.api, selectedId: undefined });
-    useCreateDialog.setState({ open: true });
-    useUi.setState({ view: 'proxies' });
-  });
-  afterEach(cleanup);
-
-  async function open() {
-    render(<CreateProxyDialog />);
-    await screen.findByRole('option', { name: 'debian-12' });
-    return screen.getByRole('dialog', { name: 'Create proxy' });
-  }
-
-  it('suggests a proxy- name that main will accept, and fills the choices from the cluster profile', async () => {
-    const dialog = await open();
-    const name = (within(dialog).getByRole('textbox', { name: 'Name' }) as HTMLInputElement).value;
+  it('suggests a proxy- name main will accept, fills the choices from the profile, and puts focus on the first field', async () => {
+    const dialog = await openDialog();
+    const name = (field(dialog, 'Name') as HTMLInputElement).value;
     expect(name).toMatch(/^proxy-/);
     expect(ProxyName.safeParse(name).success).toBe(true);
     expect(
@@ -59,57 +35,28 @@ describe('Create proxy dialog', () => {
       expect.arrayContaining([
         'Automatic',
         'pve1',
-        'pve2',
-        'debian-12',
+        'debian-13-template',
         'small (1 vCPU, 1024 MiB)',
         'medium (2 vCPU, 2048 MiB, 8 GiB disk)',
       ]),
     );
+    expect(document.activeElement).toBe(field(dialog, 'Cluster'));
   });
 
-  it('refuses a name Proxmox or DNS would refuse, with the reason, and sends nothing', async () => {
-    const dialog = await open();
-    fireEvent.change(within(dialog).getByRole('textbox', { name: 'Name' }), { target: { value: 'Proxy_1' } });
-    expect(within(dialog).getByText(/use lower-case letters, digits and dashes/)).toBeTruthy();
+  it('the untouched form sends a request main accepts, then opens Tasks on the new task', async () => {
+    stub.answer('tasks.createProxies', () => ({ ok: true, value: { taskIds: ['t-new'] } }));
+    const dialog = await openDialog();
     await act(async () => fireEvent.click(within(dialog).getByRole('button', { name: 'Create proxy' })));
-    expect(stub.calls.some(([c]) => c === 'tasks.createProxies')).toBe(false);
-    expect(within(dialog).getByRole('textbox', { name: 'Name' }).getAttribute('aria-invalid')).toBe('true');
-  });
-
-  it('bulk: a count of five names the proxies it will make and sends one request main accepts', async () => {
-    stub.answer('tasks.createProxies', () => ({ ok: true, value: { parentId: 'p1', taskIds: ['a', 'b', 'c', 'd', 'e'] } }));
-    const dialog = await open();
-    fireEvent.change(within(dialog).getByRole('textbox', { name: 'Name' }), { target: { value: 'edge' } });
-    fireEvent.change(within(dialog).getByRole('spinbutton', { name: 'Count' }), { target: { value: '5' } });
-    fireEvent.change(within(dialog).getByRole('combobox', { name: 'Node' }), { target: { value: 'pve2' } });
-    expect(within(dialog).getByText('Names will be edge-1 … edge-5.')).toBeTruthy();
-    await act(async () => fireEvent.click(within(dialog).getByRole('button', { name: 'Create 5 proxies' })));
-    const sent = stub.calls.find(([c]) => c === 'tasks.createProxies')?.[1];
-    expect(CreateProxiesInput.parse(sent)).toMatchObject({
+    expect(CreateProxiesInput.parse(sent()[0])).toMatchObject({
       clusterId: 'demo',
-      node: 'pve2',
-      template: 'debian-12',
+      template: 'debian-13-template',
       machineType: 'small',
-      name: 'edge',
-      count: 5,
+      count: 1,
     });
-    expect((sent as { cloudInit: string }).cloudInit).toContain('http_port 3128');
-    expect(useTasks.getState().selectedId).toBe('p1');
+    expect((sent()[0] as { node?: string }).node).toBeUndefined();
+    expect(useTasks.getState().selectedId).toBe('t-new');
     expect(useUi.getState().view).toBe('tasks');
-    expect(useCreateDialog.getState().open).toBe(false);
-  });
-
-  it('a preset with a chosen port replaces the user-data', async () => {
-    const dialog = await open();
-    fireEvent.change(within(dialog).getByRole('combobox', { name: 'Proxy software' }), { target: { value: 'tinyproxy' } });
-    expect((within(dialog).getByRole('textbox', { name: 'Listening port' }) as HTMLInputElement).value).toBe('8888');
-    fireEvent.change(within(dialog).getByRole('textbox', { name: 'Listening port' }), { target: { value: '70000' } });
-    expect(within(dialog).getByText('a port from 1 to 65535')).toBeTruthy();
-    expect((within(dialog).getByRole('button', { name: 'Use preset' }) as HTMLButtonElement).disabled).toBe(true);
-    fireEvent.change(within(dialog).getByRole('textbox', { name: 'Listening port' }), { target: { value: '9999' } });
-    fireEvent.click(within(dialog).getByRole('button', { name: 'Use preset' }));
-    expect(editorText()).toContain('Port 9999');
-    expect(editorText()).not.toContain('http_port');
+    expect(isOpen()).toBe(false);
   });
 
   it('shows main refusing the create with the class, the message and what to do', async () => {
@@ -122,26 +69,79 @@ describe('Create proxy dialog', () => {
         field: 'template',
       },
     }));
-    const dialog = await open();
+    const dialog = await openDialog();
     await act(async () => fireEvent.click(within(dialog).getByRole('button', { name: 'Create proxy' })));
     const alert = within(dialog).getByRole('alert');
     expect(alert.textContent).toContain('Permanent');
     expect(alert.textContent).toContain('The template has a cloud-init drive.');
     expect(alert.textContent).toContain('Remove the drive from the template.');
-    expect(within(dialog).getByRole('combobox', { name: 'Template' }).getAttribute('aria-invalid')).toBe('true');
-    expect(useCreateDialog.getState().open).toBe(true);
+    expect(field(dialog, 'Template').getAttribute('aria-invalid')).toBe('true');
+    expect(isOpen()).toBe(true);
   });
 
-  it('says why the clusters are missing when the profiles could not be read', async () => {
+  it('says why the clusters are missing when the profiles could not be read', () => {
     useProfiles.setState({ list: undefined, error: { kind: 'transient', message: 'Main is starting.', hint: 'Wait a moment.' } });
     render(<CreateProxyDialog />);
     const alert = within(screen.getByRole('dialog', { name: 'Create proxy' })).getByRole('alert');
     expect(alert.textContent).toMatch(/Transient.*Main is starting\..*Wait a moment\./);
   });
+});
 
-  it('closes on Escape', async () => {
-    const dialog = await open();
+describe('Create proxy: closing', () => {
+  it('closes at once on Escape when nothing was changed', async () => {
+    const dialog = await openDialog();
     fireEvent.keyDown(dialog, { key: 'Escape' });
-    expect(useCreateDialog.getState().open).toBe(false);
+    expect(discardQuestion()).toBeNull();
+    expect(isOpen()).toBe(false);
+  });
+
+  it('with edits, Escape, Cancel and × each ask "Discard this proxy?"; Keep editing keeps it, Discard closes', async () => {
+    const dialog = await openDialog();
+    fireEvent.change(field(dialog, 'Name'), { target: { value: 'edge' } });
+
+    fireEvent.keyDown(field(dialog, 'Name'), { key: 'Escape' });
+    expect(discardQuestion()).toBeTruthy();
+    expect(document.activeElement).toBe(within(discardQuestion()!).getByRole('button', { name: 'Keep editing' }));
+    fireEvent.click(within(discardQuestion()!).getByRole('button', { name: 'Keep editing' }));
+    expect(discardQuestion()).toBeNull();
+    expect(isOpen()).toBe(true);
+
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Close' }));
+    expect(discardQuestion()).toBeTruthy();
+    // Escape in the question answers the question only.
+    fireEvent.keyDown(discardQuestion()!, { key: 'Escape' });
+    expect(discardQuestion()).toBeNull();
+    expect(isOpen()).toBe(true);
+
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    fireEvent.click(within(discardQuestion()!).getByRole('button', { name: 'Discard' }));
+    expect(isOpen()).toBe(false);
+  });
+
+  it('edited user-data alone also asks', async () => {
+    const dialog = await openDialog();
+    editText((t) => `${t}# mine\n`);
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    expect(discardQuestion()).toBeTruthy();
+  });
+});
+
+describe('Create proxy: the editor is not a trap', () => {
+  it('Escape inside the editor keeps the dialog open and asks nothing', async () => {
+    await openDialog();
+    editText((t) => `${t}# mine\n`);
+    fireEvent.keyDown(editorView().contentDOM, { key: 'Escape', code: 'Escape', keyCode: 27 });
+    expect(isOpen()).toBe(true);
+    expect(discardQuestion()).toBeNull();
+  });
+
+  it('Tab is not bound in the editor, so it moves focus like from any field; Ctrl+] indents', async () => {
+    await openDialog();
+    const view = editorView();
+    const key = (init: KeyboardEventInit) => runScopeHandlers(view, new KeyboardEvent('keydown', init), 'editor');
+    expect(key({ key: 'Tab', code: 'Tab', keyCode: 9 })).toBe(false);
+    expect(key({ key: 'Tab', code: 'Tab', keyCode: 9, shiftKey: true })).toBe(false);
+    expect(key({ key: ']', code: 'BracketRight', keyCode: 221, ctrlKey: true })).toBe(true);
+    expect(screen.getByText(/Tab leaves the editor; Ctrl\+\] and Ctrl\+\[ indent and outdent\./)).toBeTruthy();
   });
 });

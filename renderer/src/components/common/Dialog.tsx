@@ -1,8 +1,9 @@
 /**
  * A modal dialog: labelled by its title, keeps Tab inside itself, closes on
  * Escape, and gives focus back to whatever had it before it opened.
+ * `useCloseGuard` makes closing a dialog with unsaved edits ask first.
  */
-import { useEffect, useId, useRef, type KeyboardEvent, type ReactNode } from 'react';
+import { useEffect, useId, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { createPortal } from 'react-dom';
 import { focusableIn, trackDialog } from './focusable';
 
@@ -83,4 +84,56 @@ export function Dialog({ title, onClose, children, footer, size = 'normal' }: Di
     </div>,
     document.body,
   );
+}
+
+export interface CloseGuard {
+  /** Ask only while this holds (the dialog has edits that closing would lose). */
+  when: boolean;
+  /** The question, e.g. "Discard this proxy?". */
+  title: string;
+  /** What would be lost. */
+  message: ReactNode;
+  /** The button that closes anyway, e.g. "Discard". */
+  discardLabel: string;
+  keepLabel?: string;
+}
+
+/**
+ * Closing that asks first while `guard.when`: route every way out (Cancel,
+ * Escape, the ×) through `requestClose` (pass it as the dialog's `onClose`)
+ * and render `question`. "Keep editing" has focus first, so a stray Enter
+ * loses nothing.
+ */
+export function useCloseGuard(onClose: () => void, guard: CloseGuard): { requestClose: () => void; question: ReactNode } {
+  const [asking, setAsking] = useState(false);
+  const requestClose = () => {
+    if (guard.when) setAsking(true);
+    else onClose();
+  };
+  const question = asking ? (
+    <Dialog
+      title={guard.title}
+      onClose={() => setAsking(false)}
+      footer={
+        <>
+          <button type="button" data-autofocus onClick={() => setAsking(false)}>
+            {guard.keepLabel ?? 'Keep editing'}
+          </button>
+          <button
+            type="button"
+            className="danger"
+            onClick={() => {
+              setAsking(false);
+              onClose();
+            }}
+          >
+            {guard.discardLabel}
+          </button>
+        </>
+      }
+    >
+      {guard.message}
+    </Dialog>
+  ) : null;
+  return { requestClose, question };
 }

@@ -5,16 +5,22 @@
  * It lives in a shadow root: there CodeMirror styles itself with
  * constructable stylesheets, which the strict CSP allows, instead of the
  * <style> elements it adds to a plain document, which the CSP refuses.
+ *
+ * Not a keyboard trap (CodeMirror's own guidance, WCAG 2.1.2): Tab is not
+ * bound, so Tab and Shift+Tab move focus out like from any field; YAML
+ * indents with spaces, and Ctrl+] / Ctrl+[ indent and outdent the lines.
+ * Escape is kept inside the editor, so it never closes the dialog.
  */
-import { useEffect, useRef } from 'react';
-import { defaultKeymap, history, historyKeymap, indentWithTab } from '@codemirror/commands';
+import { useEffect, useRef, type KeyboardEvent } from 'react';
+import { defaultKeymap, history, historyKeymap } from '@codemirror/commands';
 import { yaml } from '@codemirror/lang-yaml';
 import { HighlightStyle, syntaxHighlighting } from '@codemirror/language';
 import { tags } from '@lezer/highlight';
 import { linter, lintGutter } from '@codemirror/lint';
 import { EditorState } from '@codemirror/state';
 import { EditorView, keymap, lineNumbers } from '@codemirror/view';
-import { yamlProblems } from './yaml-check';
+import { headerProblem, userDataKind } from './user-data-check';
+import { yamlProblems, type YamlProblem } from './yaml-check';
 
 const theme = EditorView.theme({
   '&': { backgroundColor: 'var(--panel)', color: 'var(--text)', border: '1px solid var(--border)', borderRadius: '4px', fontSize: '13px' },
@@ -32,6 +38,14 @@ const highlight = HighlightStyle.define([
   { tag: [tags.number, tags.bool, tags.null, tags.atom], color: 'var(--warn)' },
   { tag: [tags.punctuation, tags.separator, tags.operator], color: 'var(--muted)' },
 ]);
+
+/** What the linter underlines: a first line cloud-init would ignore, and for cloud-config, YAML that does not parse. */
+function problemsOf(text: string): YamlProblem[] {
+  const header = headerProblem(text);
+  if (header)
+    return [{ from: 0, to: Math.max(0, text.indexOf('\n') === -1 ? text.length : text.indexOf('\n')), message: header, severity: 'error' }];
+  return userDataKind(text) === 'cloud-config' ? yamlProblems(text) : [];
+}
 
 export interface CloudInitEditorProps {
   value: string;
@@ -58,10 +72,10 @@ export function CloudInitEditor({ value, onChange, label, describedBy }: CloudIn
         extensions: [
           lineNumbers(),
           history(),
-          keymap.of([indentWithTab, ...defaultKeymap, ...historyKeymap]),
+          keymap.of([...defaultKeymap, ...historyKeymap]),
           yaml(),
           syntaxHighlighting(highlight),
-          linter((cm) => yamlProblems(cm.state.doc.toString()), { delay: 250 }),
+          linter((cm) => problemsOf(cm.state.doc.toString()), { delay: 250 }),
           lintGutter(),
           theme,
           EditorView.contentAttributes.of({
@@ -88,5 +102,9 @@ export function CloudInitEditor({ value, onChange, label, describedBy }: CloudIn
     if (v && v.state.doc.toString() !== value) v.dispatch({ changes: { from: 0, to: v.state.doc.length, insert: value } });
   }, [value]);
 
-  return <div ref={host} className="cloud-init-editor" />;
+  // Escape belongs to the editor (CodeMirror's Escape-then-Tab, closing its panels): the dialog around it does not see it.
+  const keepEscape = (e: KeyboardEvent<HTMLDivElement>) => {
+    if (e.key === 'Escape') e.stopPropagation();
+  };
+  return <div ref={host} className="cloud-init-editor" onKeyDown={keepEscape} />;
 }

@@ -1,4 +1,10 @@
-/** Chooses a preset and its listening port; "Use preset" replaces the editor's text with the filled-in template. */
+/**
+ * Chooses a preset and its listening port. Choosing a preset puts its
+ * user-data in the editor at once (the dialog asks first when the text was
+ * edited); a new port moves the port in the text; "Reset to preset" puts
+ * the preset's text back.
+ */
+import type { ReactNode } from 'react';
 import { Field } from '../../components/common/Field';
 import { presets } from './presets';
 
@@ -6,23 +12,21 @@ export interface PresetPickerProps {
   presetId: string;
   port: string;
   portProblem: string | undefined;
-  onChange: (presetId: string, port: string) => void;
-  onApply: (text: string) => void;
+  /** Said under the port when the text could not follow it. */
+  portNote?: ReactNode;
+  /** Whether the text differs from what the preset wrote. */
+  edited: boolean;
+  onChoose: (presetId: string) => void;
+  onPort: (port: string) => void;
+  onReset: () => void;
 }
 
-export function PresetPicker({ presetId, port, portProblem, onChange, onApply }: PresetPickerProps) {
-  const preset = presets.find((p) => p.id === presetId) ?? presets[0];
+export function PresetPicker({ presetId, port, portProblem, portNote, edited, onChoose, onPort, onReset }: PresetPickerProps) {
   return (
     <fieldset className="preset-picker">
       <legend>Preset</legend>
       <Field label="Proxy software">
-        <select
-          value={presetId}
-          onChange={(e) => {
-            const next = presets.find((p) => p.id === e.target.value);
-            if (next) onChange(next.id, String(next.defaultPort));
-          }}
-        >
+        <select value={presetId} onChange={(e) => onChoose(e.target.value)}>
           {presets.map((p) => (
             <option key={p.id} value={p.id}>
               {p.label}
@@ -31,12 +35,19 @@ export function PresetPicker({ presetId, port, portProblem, onChange, onApply }:
         </select>
       </Field>
       <Field label="Listening port" problem={portProblem}>
-        <input inputMode="numeric" value={port} size={6} onChange={(e) => onChange(presetId, e.target.value)} />
+        <input inputMode="numeric" value={port} size={6} onChange={(e) => onPort(e.target.value)} />
       </Field>
-      <button type="button" disabled={!preset || portProblem !== undefined} onClick={() => preset && onApply(preset.render(Number(port)))}>
-        Use preset
+      <button type="button" disabled={!edited || portProblem !== undefined} onClick={onReset}>
+        Reset to preset
       </button>
-      <span className="field-help">Replaces the user-data below.</span>
+      <span className="field-help">
+        {edited ? 'The user-data below was edited.' : 'The user-data below is the preset’s, with this port.'}
+      </span>
+      {portNote && (
+        <p className="preset-note" role="status">
+          {portNote}
+        </p>
+      )}
     </fieldset>
   );
 }

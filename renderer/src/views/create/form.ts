@@ -1,6 +1,13 @@
-/** The Create form's values and their check against the schema main uses (plus the YAML check of the user-data). */
+/**
+ * The Create form's values and their check, before anything is sent: main's
+ * own schema (CreateProxiesInput) decides, the names are the ones main will
+ * make (shared/domain/proxy-names), and every refusal is a sentence that
+ * names the field and the rule; no schema text reaches the user.
+ */
 import { CreateProxiesInput } from '../../../../shared/channels/tasks';
 import { ProxyTestInput } from '../../../../shared/channels/proxy-check';
+import { headerProblem, userDataKind } from './user-data-check';
+import { checkNames, countProblem } from './words';
 import { yamlProblems } from './yaml-check';
 
 export interface CreateForm {
@@ -18,8 +25,26 @@ export interface CreateForm {
 
 export type FormProblems = Partial<Record<keyof CreateForm, string>>;
 
-const countSchema = CreateProxiesInput.shape.count;
+export interface FormContext {
+  /** Who already has a name in the chosen cluster, in words; undefined when it is free. */
+  takenBy: (name: string) => string | undefined;
+  /** Why no template can be sent yet (still checking, none suitable), when the form holds none. */
+  templateProblem?: string;
+  /** Why the node choice cannot work (every node down). */
+  nodeProblem?: string;
+}
+
+export interface FormCheck {
+  /** What to send; undefined while anything is refused. */
+  input: CreateProxiesInput | undefined;
+  problems: FormProblems;
+  /** The names the proxies will get (empty when main picks a random one). */
+  names: string[];
+  count: number;
+}
+
 const BASE32 = 'abcdefghijklmnopqrstuvwxyz234567';
+const cloudInitMax = CreateProxiesInput.shape.cloudInit.maxLength ?? 65_536;
 
 /** A fresh `proxy-` name in the style main uses for unnamed proxies. */
 export function suggestName(): string {
@@ -27,38 +52,69 @@ export function suggestName(): string {
   return 'proxy-' + [...bytes].map((b) => BASE32[b % 32]).join('');
 }
 
-export function checkForm(f: CreateForm): { input: CreateProxiesInput | undefined; problems: FormProblems } {
+export function checkForm(f: CreateForm, ctx: FormContext): FormCheck {
   const problems: FormProblems = {};
+  const { count, problem: countWords } = countProblem(f.count);
+  if (countWords) problems.count = countWords;
+  const { names, problem: nameWords } = countWords ? { names: [], problem: undefined } : checkNames(f.name, count, ctx.takenBy);
+  if (nameWords) problems.name = nameWords;
+  if (!f.clusterId) problems.clusterId = 'Choose a cluster: connect one in Settings if the list is empty.';
+  if (!f.template) problems.template = ctx.templateProblem ?? 'Choose a template.';
+  if (!f.machineType) problems.machineType = 'Choose a machine type: add one in Templates if the list is empty.';
+  if (ctx.nodeProblem) problems.node = ctx.nodeProblem;
+  const cloudInit = cloudInitProblem(f.cloudInit);
+  if (cloudInit) problems.cloudInit = cloudInit;
+
   const parsed = CreateProxiesInput.safeParse({
     clusterId: f.clusterId,
     node: f.node || undefined,
     template: f.template,
     machineType: f.machineType,
     name: f.name || undefined,
-    count: f.count.trim() === '' ? Number.NaN : Number(f.count),
+    count,
     cloudInit: f.cloudInit,
   });
   if (!parsed.success) {
+    // Anything the sentences above did not already cover still gets words, never the schema's text.
     for (const issue of parsed.error.issues) {
       const field = issue.path[0] as keyof CreateForm | undefined;
-      if (field && !problems[field]) problems[field] = plain(field, issue.message);
+      if (field && !problems[field]) problems[field] = fallbackWords[field] ?? 'This value is not accepted.';
     }
   }
-  const yamlError = yamlProblems(f.cloudInit).find((p) => p.severity === 'error');
-  if (yamlError && !problems.cloudInit) problems.cloudInit = `The user-data is not valid YAML: ${yamlError.message}`;
-  return { input: parsed.success && !yamlError ? parsed.data : undefined, problems };
+  const ok = parsed.success && Object.keys(problems).length === 0;
+  return { input: ok ? parsed.data : undefined, problems, names, count };
+}
+
+const fallbackWords: FormProblems = {
+  clusterId: 'Choose a cluster from the list.',
+  node: 'Choose a node from the list, or Automatic.',
+  template: 'Choose a template from the list.',
+  machineType: 'Choose a machine type from the list.',
+  name: 'Names use lower-case letters, digits and dashes, start with a letter and end with a letter or a digit.',
+  count: 'Count is how many proxies to create: a whole number from 1 to 50.',
+  cloudInit: 'The user-data is not accepted.',
+};
+
+/** Too long, a start cloud-init would ignore, or (for cloud-config) YAML that does not parse. */
+export function cloudInitProblem(text: string): string | undefined {
+  if (text.length > cloudInitMax)
+    return `The user-data is at most ${cloudInitMax.toLocaleString('en')} characters: this is ${text.length.toLocaleString('en')}.`;
+  const header = headerProblem(text);
+  if (header) return header;
+  if (userDataKind(text) !== 'cloud-config') return undefined;
+  const yamlError = yamlProblems(text).find((p) => p.severity === 'error');
+  if (!yamlError) return undefined;
+  const line = text.slice(0, yamlError.from).split('\n').length;
+  return `The user-data is not valid YAML at line ${line}: ${yamlError.message.replace(/ at line \d+, column \d+.*$/, '').replace(/\.$/, '')}.`;
 }
 
 /** The preset's port, checked like the proxy check's port. */
 export function portProblem(port: string): string | undefined {
   const r = ProxyTestInput.shape.port.safeParse(Number(port));
-  return r.success && port.trim() !== '' ? undefined : 'a port from 1 to 65535';
+  return r.success && /^\s*\d+\s*$/.test(port) ? undefined : 'The port is a whole number from 1 to 65535.';
 }
 
-function plain(field: keyof CreateForm, message: string): string {
-  if (field === 'clusterId') return 'choose a cluster';
-  if (field === 'template') return 'choose a template';
-  if (field === 'machineType') return 'choose a machine type';
-  if (field === 'count') return `a whole number from ${countSchema.minValue} to ${countSchema.maxValue}`;
-  return message;
+/** The port as a number once it is a valid one. */
+export function portNumber(port: string): number | undefined {
+  return portProblem(port) === undefined ? Number(port) : undefined;
 }
