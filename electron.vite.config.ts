@@ -3,7 +3,9 @@
  * the hood). Main is ESM; the preload is one self-contained CommonJS file,
  * because a sandboxed preload cannot load modules from disk; the renderer is
  * a plain Vite React build (JSX through Vite's own oxc transform, so no
- * inline refresh script ever needs a CSP exception).
+ * inline refresh script ever needs a CSP exception). Main's build also makes
+ * browser mode's host, out/main/web-host.js, which `npm run start:web` runs
+ * with plain Node: what both entries share is out/main/chunks/shared-*.js.
  */
 import { resolve } from 'node:path';
 import { defineConfig } from 'electron-vite';
@@ -12,7 +14,18 @@ export default defineConfig({
   main: {
     build: {
       outDir: 'out/main',
-      rollupOptions: { input: { index: resolve(import.meta.dirname, 'main/index.ts') } },
+      // Bundled, not loaded from node_modules at start: resolving and reading some 400 files (undici, zod, ajv
+      // under conf) cost browser mode about a third of its CPU time to listening. electron-store stays a package
+      // (the Electron shell loads it lazily); a dependency not listed here stays external, as electron-vite does.
+      externalizeDeps: { exclude: ['conf', 'undici', 'ws', 'zod'] },
+      rollupOptions: {
+        input: {
+          index: resolve(import.meta.dirname, 'main/index.ts'),
+          // Browser mode's host (`npm run start:web`): plain Node, never imports electron.
+          'web-host': resolve(import.meta.dirname, 'main/host/cli.ts'),
+        },
+        output: { chunkFileNames: 'chunks/shared-[hash].js' },
+      },
     },
   },
   preload: {

@@ -1,6 +1,8 @@
 /**
  * `npm run start:web`: the app in a normal browser, served from loopback.
- * Prints the URL (with the per-run key) to open. Stop with Ctrl+C.
+ * Prints the URL (with the run key) to open. Stop with Ctrl+C. The port and
+ * key are kept in the data folder and reused by the next run, so a page left
+ * open reconnects by itself after a restart (run-state.ts).
  * If it cannot start, it says why and where its data folder is, and exits
  * non-zero.
  * `npm run build` bundles this entry to out/main/web-host.js, which plain
@@ -14,7 +16,9 @@ import { composeApp, type ComposedApp } from '../app/compose';
 import { nodeRuntime, readPackageVersion } from '../app/runtime-info';
 import { createLogger } from '../log/logger';
 import { browserModeDataDir } from '../services/profiles/data-dir';
-import { startWebHost } from './web-host';
+import { readRunState, portTaken, writeRunState } from './run-state';
+import { newRunKey } from './socket-auth';
+import { startWebHost, type WebHost } from './web-host';
 
 const root = join(import.meta.dirname, '..', '..');
 const staticDir = join(root, 'out', 'renderer');
@@ -36,8 +40,21 @@ async function main(): Promise<void> {
       logger,
       dataDir,
     });
-    const port = process.env.EGRESS_DESK_PORT ? Number(process.env.EGRESS_DESK_PORT) : 0;
-    const host = await startWebHost({ router: app.router, bus: app.bus, staticDir, logger, port });
+    // The previous run's port and key, so a page left open reconnects by itself (run-state.ts).
+    const previous = process.env.EGRESS_DESK_NEW_KEY === '1' ? undefined : readRunState(dataDir);
+    const key = previous?.key ?? newRunKey();
+    const chosenPort = process.env.EGRESS_DESK_PORT ? Number(process.env.EGRESS_DESK_PORT) : undefined;
+    const options = { router: app.router, bus: app.bus, staticDir, logger, key };
+    let host: WebHost;
+    try {
+      host = await startWebHost({ ...options, port: chosenPort ?? previous?.port ?? 0 });
+    } catch (e) {
+      // Only the remembered port may be given up: a port asked for explicitly that is taken is an error.
+      if (chosenPort !== undefined || !previous?.port || !portTaken(e)) throw e;
+      logger.warn('browser mode: the previous port is taken; using a new one', { port: previous.port });
+      host = await startWebHost({ ...options, port: 0 });
+    }
+    writeRunState(dataDir, { port: host.port, key: host.key });
     process.stdout.write(`\nEgress Desk (browser mode) is running.\nOpen: ${host.url}\n\n`);
 
     const composed = app;
