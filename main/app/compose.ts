@@ -3,18 +3,25 @@
  * host: it builds the services and binds every contract channel to them.
  * Nothing here imports Electron; the shell passes in what only it knows.
  */
-import type { AppInfo } from '../../shared/contract';
+import type { AppInfo, EventPayload } from '../../shared/contract';
 import { createEventBus, type EventBus } from '../ipc/event-bus';
 import { createRouter, type Handlers, type Router } from '../ipc/router';
 import type { Logger } from '../log/logger';
 import { appHandlers } from './app-handlers';
-import type { ProxyOrigin } from '../services/tasks/task-manager';
+import type { ProxyOrigin, TaskManager } from '../services/tasks/task-manager';
 import { createTaskServices, type TaskServicesOptions } from '../services/tasks/task-services';
+import { inventoryFeed } from '../services/tasks/address-watch';
+import { limitsFromSettings } from '../services/tasks/limits-from-settings';
+import { eventNotifier } from '../services/tasks/notifier';
+import { journalNotices } from '../services/tasks/journal';
+import { securePrivateDataDir } from '../services/profiles/data-dir';
 import { startDemoCluster } from '../services/demo/demo-cluster';
 import { createProfileService, profilesHandlers, type DocumentStoreOpener, type ProfileService } from '../services/profiles';
 import type { SecretVault } from '../services/secrets/vault';
 import { doctorHandlers, profileFromDirectory, runDoctor, type ResolveProfileConnection } from '../services/doctor';
 import { createMonitoring, type MonitoringOptions } from '../services/inventory/monitoring';
+import { profileCatalogue } from '../services/templates/profile-catalogue';
+import { templatesHandlers } from '../services/templates/template-builder';
 
 export interface ComposeOptions {
   mode: AppInfo['mode'];
@@ -44,6 +51,8 @@ export interface ComposedApp {
   bus: EventBus;
   /** Cluster profiles; `profiles.directory` is the ClusterDirectory the other services read. */
   profiles: ProfileService;
+  /** The task manager (its limits follow the settings); for tests and the shell. */
+  tasks: TaskManager;
   dispose(): Promise<void>;
 }
 
@@ -52,6 +61,12 @@ export function composeApp(options: ComposeOptions): ComposedApp {
   const bus = createEventBus(logger.child({ part: 'events' }));
   const startedAt = Date.now();
   const publishStatus = () => bus.publish('app.status', { uptimeSeconds: (Date.now() - startedAt) / 1000, at: new Date().toISOString() });
+
+  // Folders 0700 and files 0600 before anything is read or written; a read-only folder is said, not fatal.
+  if (options.dataDir) {
+    const { error } = securePrivateDataDir(options.dataDir);
+    if (error) logger.warn('data folder could not be made private', { dataDir: options.dataDir, reason: error.code ?? error.message });
+  }
 
   const profiles = createProfileService({
     logger,
@@ -67,6 +82,7 @@ export function composeApp(options: ComposeOptions): ComposedApp {
   const taskHistory: { proxyOrigin?: (clusterId: string, uid: string) => ProxyOrigin | undefined } = {};
   const monitoring = createMonitoring(profiles.directory, bus, logger, {
     ...options.monitoring,
+    proxyCheck: { defaultTargetUrl: () => profiles.settings().proxyCheckUrl, ...options.monitoring?.proxyCheck },
     inventory: { proxyOrigin: (clusterId, uid) => taskHistory.proxyOrigin?.(clusterId, uid), ...options.monitoring?.inventory },
   });
   const taskServices = createTaskServices({
@@ -75,6 +91,10 @@ export function composeApp(options: ComposeOptions): ComposedApp {
     logger,
     dataDir: options.dataDir,
     onOperationFinished: monitoring.refreshAfterOperation,
+    // A create's last step waits for the address the inventory reads from the guest agent (no polling of its own).
+    addresses: inventoryFeed(bus, monitoring.inventory),
+    // Browser mode has no desktop notifications: each one goes to the window as a `tasks.notice` toast.
+    ...(options.mode === 'browser' ? { notifier: eventNotifier((n) => bus.publish('tasks.notice', n)) } : {}),
     runDoctor: async (clusterId, signal) => {
       const report = await runDoctor({ profileId: clusterId }, { logger: logger.child({ part: 'doctor' }), signal, resolveProfile });
       const blocking = [report.tls, report.token, report.discovery, report.privileges].find((section) => section.status === 'fail');
@@ -82,9 +102,17 @@ export function composeApp(options: ComposeOptions): ComposedApp {
         message: report.ready ? 'The cluster is ready for proxies.' : (blocking?.message ?? 'The cluster needs attention: see the report.'),
       };
     },
+    // A built template lands in the profile's catalogue (issue 14).
+    templateBuild: { catalogue: profileCatalogue(profiles) },
+    // How much runs at once (Settings, over the defaults); changed live below.
+    limits: limitsFromSettings(profiles.settings()),
     ...options.tasks,
   });
   taskHistory.proxyOrigin = taskServices.tasks.proxyOrigin;
+  // Every settings change sets the task limits again: queued work is served under the new ones at once.
+  const offLimits = bus.subscribe((name, payload) => {
+    if (name === 'settings.changed') taskServices.tasks.setLimits(limitsFromSettings(payload as EventPayload<'settings.changed'>));
+  });
 
   // One spread per area; the type makes a missing area a compile error.
   const handlers: Handlers = {
@@ -92,7 +120,14 @@ export function composeApp(options: ComposeOptions): ComposedApp {
     ...profilesHandlers(profiles, bus),
     ...doctorHandlers({ logger: logger.child({ part: 'doctor' }), bus, resolveProfile }),
     ...taskServices.handlers,
+    // The tasks snapshot carries what the journal has to say: unreadable lines kept aside, or why tasks are refused.
+    'tasks.list': async (input, ctx) => {
+      const snapshot = await taskServices.handlers['tasks.list'](input, ctx);
+      const notices = journalNotices(taskServices.tasks.journalPath);
+      return notices.length > 0 ? { ...snapshot, notices } : snapshot;
+    },
     ...monitoring.handlers,
+    ...templatesHandlers({ directory: profiles.directory, tasks: taskServices.tasks, catalogue: profileCatalogue(profiles) }),
   };
   const router = createRouter(handlers, logger.child({ part: 'ipc' }));
 
@@ -103,8 +138,10 @@ export function composeApp(options: ComposeOptions): ComposedApp {
     router,
     bus,
     profiles,
+    tasks: taskServices.tasks,
     async dispose() {
       clearInterval(statusTimer);
+      offLimits();
       monitoring.close();
       await taskServices.close();
       await profiles.close();

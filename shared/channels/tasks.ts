@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { AppErrorValue } from '../errors';
 import { boundedText, defineChannels, defineEvents, noInput } from '../define';
+import { BuiltTemplateResult } from './templates';
 
 /**
  * A proxy's name: a Proxmox VM name that is also a DNS label (it becomes
@@ -19,13 +20,26 @@ export const TaskState = z.enum(taskStates);
 export type TaskState = z.infer<typeof TaskState>;
 
 /** `create-proxies` is the parent of a bulk create; it runs nothing itself. */
-export const TaskKind = z.enum(['create-proxy', 'create-proxies', 'delete-proxy', 'clean-up', 'clean-seeds', 'doctor']);
+export const TaskKind = z.enum([
+  'create-proxy',
+  'create-proxies',
+  'delete-proxy',
+  'clean-up',
+  'clean-seeds',
+  'doctor',
+  'build-template',
+  'clean-up-build',
+]);
 export type TaskKind = z.infer<typeof TaskKind>;
 
 export const StepView = z
   .object({
     name: z.string(),
-    state: z.enum(['pending', 'running', 'done', 'skipped', 'failed']),
+    /**
+     * `skipped`: not needed this time (already done); `cancelled`: the step the task was on when it was cancelled;
+     * `not-run`: the task ended (failed or cancelled) before this step began.
+     */
+    state: z.enum(['pending', 'running', 'done', 'skipped', 'failed', 'cancelled', 'not-run']),
     node: z.string().optional(),
     upid: z.string().optional(),
   })
@@ -34,6 +48,31 @@ export type StepView = z.infer<typeof StepView>;
 
 export const SeedRef = z.object({ node: boundedText(64), volid: boundedText(512) }).strict();
 export type SeedRef = z.infer<typeof SeedRef>;
+
+/** The name of a create's last step: the Proxmox part is done, the proxy is usable once the guest agent reports an address. */
+export const ADDRESS_STEP = 'waiting for an address';
+
+/**
+ * A create's second part, after Proxmox's: the proxy's address, fed by the inventory's guest-agent reads. `waiting`
+ * since the VM started; `ready` with the address; `gave-up` after the bound, with the reason and what to check.
+ */
+export const AddressWait = z
+  .object({
+    state: z.enum(['waiting', 'ready', 'gave-up']),
+    value: z.string().optional(),
+    /** When the wait began (the VM runs). */
+    since: z.string(),
+    /** When it ended (ready or gave up). */
+    at: z.string().optional(),
+    reason: z.string().optional(),
+    hint: z.string().optional(),
+  })
+  .strict();
+export type AddressWait = z.infer<typeof AddressWait>;
+
+/** Where in the app a permanent failure is fixed; main derives it from the failure. */
+export const FixAt = z.enum(['templates', 'settings', 'proxies', 'cleanup', 'nodes']);
+export type FixAt = z.infer<typeof FixAt>;
 
 export const SeedOutcome = z.object({ node: z.string(), volid: z.string(), reason: z.string() }).strict();
 
@@ -60,8 +99,16 @@ export const TaskView = z
     /** A plain summary of the outcome, or why the task stopped. */
     message: z.string().optional(),
     error: AppErrorValue.optional(),
-    /** What the admin may do now. */
+    /** What the admin may do now: Retry only after a transient failure (or a cancel), Clean up only when something was left. */
     actions: z.array(z.enum(['cancel', 'retry', 'resume', 'clean-up'])),
+    /** A create's address, once Proxmox's part succeeded. */
+    address: AddressWait.optional(),
+    /** What a create that did not finish left in Proxmox, in words ("VM 150123 and its seed"); what Clean up deletes. */
+    leftBehind: z.string().optional(),
+    /** For a failure an admin must fix: where in the app to fix it. */
+    fixAt: FixAt.optional(),
+    /** A template build's outcome: the template, the doctor's verdict on it, and the catalogue (channels/templates.ts). */
+    template: BuiltTemplateResult.optional(),
     /** Set when a later task (a clean-up) closed this one. */
     closedBy: z.string().optional(),
     seeds: z
@@ -94,8 +141,15 @@ export type CreateProxiesInput = z.infer<typeof CreateProxiesInput>;
 export const TaskLogLine = z.object({ n: z.number(), t: z.string() }).strict();
 
 export const tasksChannels = defineChannels({
-  /** Every task the app knows: running, queued, interrupted and the bounded history. */
-  'tasks.list': { input: noInput, output: z.object({ tasks: z.array(TaskView) }).strict() },
+  /**
+   * Every task the app knows: running, queued, interrupted and the bounded history. `notices`, when present, are
+   * what the task journal has to tell the user: lines it could not read at start (and where they are kept), or why
+   * tasks are refused right now (disk full, read-only data folder).
+   */
+  'tasks.list': {
+    input: noInput,
+    output: z.object({ tasks: z.array(TaskView), notices: z.array(z.string()).optional() }).strict(),
+  },
   'tasks.get': { input: TaskId, output: TaskView },
   /** One task per proxy; with count > 1 they share a parent. */
   'tasks.createProxies': {
@@ -126,11 +180,21 @@ export const tasksChannels = defineChannels({
       .strict(),
     output: z.object({ lines: z.array(TaskLogLine), total: z.number(), running: z.boolean() }).strict(),
   },
+  /**
+   * The window shows (`on`) or stops showing a task's log: main follows a Proxmox task's log live only while some
+   * window watches it (issue 11: every read costs the node one of pveproxy's three workers).
+   */
+  'tasks.watchLog': { input: z.object({ id, on: z.boolean() }).strict(), output: z.object({}).strict() },
 });
 
 export const tasksEvents = defineEvents({
   /** A task changed (throttled per task). */
   'tasks.update': TaskView,
+  /**
+   * Something the user should hear about whatever the task's length (a proxy got its address, a create failed). The
+   * desktop shell shows it as a system notification; in browser mode main publishes it here and the window shows a toast.
+   */
+  'tasks.notice': z.object({ taskId: z.string(), tone: z.enum(['ok', 'warn', 'bad']), title: z.string(), body: z.string() }).strict(),
   /** New lines of a Proxmox task log, followed while the task runs. */
   'tasks.log': z.object({ id: z.string(), upid: z.string(), lines: z.array(TaskLogLine) }).strict(),
 });

@@ -15,5 +15,9 @@ export function tasksHandlers(tasks: TaskManager): AreaHandlers<typeof tasksChan
     'tasks.cleanUp': ({ id }) => tasks.cleanUp(id),
     'tasks.runDoctor': ({ clusterId }) => tasks.runDoctor(clusterId),
     'tasks.log': ({ id, upid, start, limit }) => tasks.readLog(id, upid, start, limit),
+    'tasks.watchLog': ({ id, on }) => {
+      tasks.watchLog(id, on);
+      return {};
+    },
   };
 }

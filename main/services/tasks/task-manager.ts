@@ -5,23 +5,35 @@
  * listed as interrupted with Resume and Clean up.
  */
 import { randomUUID } from 'node:crypto';
-import type { CreateProxiesInput, SeedRef, TaskKind, TaskView } from '../../../shared/channels/tasks';
+import { ADDRESS_STEP, type CreateProxiesInput, type SeedRef, type TaskKind, type TaskView } from '../../../shared/channels/tasks';
 import { createSteps, deleteSteps, parseProviderId, type ProgressEvent } from '../../core';
 import { KeyedLock } from '../../core/provider/keyed-lock';
 import { AppError, internalErrorValue, toAppErrorValue } from '../../ipc/app-error';
 import type { Logger } from '../../log/logger';
 import { cleanSeeds } from '../cleanup/clean-seeds';
 import type { ClusterDirectory } from '../clusters/cluster';
+import { AddressWatch, DEFAULT_ADDRESS_WAIT_MS, type AddressFeed, type AddressOutcome, type Watched } from './address-watch';
+import { describeCancellation, stopProxmoxTask } from './cancel';
 import { followTaskLog } from './log-follower';
 import { silentNotifier, type Notifier } from './notifier';
-import { describeCancel, parentOutcome } from './outcomes';
+import { fixAtOf, leftBehindOf, settleSteps } from './offers';
+import { parentOutcome } from './outcomes';
 import { pickNodes } from './pick-nodes';
 import { proxyNames } from './proxy-names';
 import type { NameGuard, RunContext, Runner } from './run-context';
-import { cleanUp, createProxy, deleteProxy, doctorRunner, type DoctorRun } from './runners';
+import {
+  buildTemplateRunner,
+  buildTemplateSteps,
+  cleanUpBuildInput,
+  cleanUpBuildRunner,
+  cleanUpBuildSteps,
+  type TemplateBuildDeps,
+} from './build-template-runner';
+import { cleanUp, createProxy, deleteProxy, doctorRunner, expectationsForDelete, type DoctorRun } from './runners';
 import { createFileKeySealer, type Sealer } from './sealer';
+import { createCloneGates } from './clone-gate';
 import { defaultLimits, Slots, type Limits } from './slots';
-import { applyProgress, failRunningStep, freshSteps } from './steps';
+import { applyProgress, freshSteps, runningUpid } from './steps';
 import { finishedStates, holdsItsName, nameOf, toView, type TaskInput, type TaskRecord } from './task-record';
 import { TaskStore } from './task-store';
 
@@ -40,11 +52,25 @@ export interface TaskManagerOptions {
   publish?: (event: PublishedEvent) => void;
   limits?: Partial<Limits>;
   notifier?: Notifier;
-  /** Only work that ran at least this long ends with a desktop notification (default 10 s). */
+  /**
+   * Only work that ran at least this long ends with a desktop notification (default 10 s). A proxy's address, or
+   * its create failing, is told whatever the task's length.
+   */
   notifyAfterMs?: number;
+  /**
+   * The inventory's rows and changes: with it, a create's last step waits for the proxy's address (the guest
+   * agent's, as the inventory reads it). Without it a create ends when Proxmox's part does.
+   */
+  addresses?: AddressFeed;
+  /** How long a create waits for its address before it gives up, with the reason (default 10 min). */
+  addressWaitMs?: number;
+  /** How long a cancel may spend stopping the Proxmox task and reading how it ended (default 5 s). */
+  stopBudgetMs?: number;
   /** Called when a task that changed a cluster ends, so the inventory refreshes at once. */
   onOperationFinished?: (clusterId: string) => void;
   runDoctor?: DoctorRun;
+  /** The template builder's catalogue and budgets (build-template-runner.ts). */
+  templateBuild?: TemplateBuildDeps;
   sealer?: Sealer;
   /** Finished top-level tasks kept (default 500). */
   historyLimit?: number;
@@ -59,13 +85,15 @@ export type PublishedEvent =
 
 export type TaskManager = ReturnType<typeof createTaskManager>;
 
-const stepsOf: Record<TaskKind, readonly string[]> = {
+const baseSteps: Record<TaskKind, readonly string[]> = {
   'create-proxy': createSteps,
   'create-proxies': [],
   'delete-proxy': deleteSteps,
   'clean-up': deleteSteps,
   'clean-seeds': ['re-check and delete'],
   doctor: ['doctor'],
+  'build-template': buildTemplateSteps,
+  'clean-up-build': cleanUpBuildSteps,
 };
 
 export function createTaskManager(o: TaskManagerOptions) {
@@ -75,10 +103,17 @@ export function createTaskManager(o: TaskManagerOptions) {
   const notifier = o.notifier ?? silentNotifier;
   const sealer = o.sealer ?? createFileKeySealer(o.journalDir);
   const slots = new Slots({ ...defaultLimits, ...o.limits });
+  // A create's full clone (and migrate) also takes a copy slot of its storage, for that Proxmox task alone.
+  const cloneGateFor = createCloneGates({ slots, api: (clusterId) => o.directory.get(clusterId).api, log });
   const locks = new KeyedLock();
   const controllers = new Map<string, AbortController>();
   const settled = new Map<string, Promise<void>>();
   let showingProgress = false;
+  // With the inventory to feed it, a create's last step is its address: the proxy is usable when it has one.
+  const stepsOf: Record<TaskKind, readonly string[]> = o.addresses
+    ? { ...baseSteps, 'create-proxy': [...createSteps, ADDRESS_STEP] }
+    : baseSteps;
+  const cancelling = new Set<string>();
   const store = new TaskStore({
     dir: o.journalDir,
     log,
@@ -110,6 +145,8 @@ export function createTaskManager(o: TaskManagerOptions) {
     'clean-up': cleanUp,
     'clean-seeds': cleanSeeds,
     doctor: doctorRunner(o.runDoctor),
+    'build-template': buildTemplateRunner(o.templateBuild),
+    'clean-up-build': cleanUpBuildRunner(o.templateBuild),
   };
 
   function mustGet(id: string): TaskRecord {
@@ -162,15 +199,105 @@ export function createTaskManager(o: TaskManagerOptions) {
       afterChange(task);
       const ctx = contextFor(task, signal);
       const message = await runners[task.kind](ctx);
-      if (!signal.aborted) finish(id, { state: 'succeeded', progress: 1, message });
+      if (!signal.aborted) succeeded(id, message);
     } catch (e) {
       if (signal.aborted) return; // cancel() has already told the story
       const error = toAppErrorValue(e) ?? internalErrorValue;
       if (!toAppErrorValue(e)) log.error('task failed unexpectedly', { id, error: e });
-      finish(id, { state: 'failed', error, message: error.message, steps: failRunningStep(mustGet(id).steps) });
+      const fixAt = fixAtOf(error);
+      finish(id, { state: 'failed', error, message: error.message, steps: settleSteps(mustGet(id).steps, 'failed'), fixAt });
+      const failed = mustGet(id);
+      if (failed.kind === 'create-proxy') {
+        const left = leftBehindOf(failed);
+        notifier.notify(`${failed.target}: create failed`, `${error.message}${left ? ` Left in Proxmox: ${left}.` : ''}`, {
+          taskId: id,
+          tone: 'bad',
+        });
+      }
     } finally {
       release?.();
       controllers.delete(id);
+    }
+  }
+
+  /** Proxmox's part is done. A create with an inventory to feed it then waits for its address: its last step. */
+  function succeeded(id: string, message: string): void {
+    const task = mustGet(id);
+    if (task.kind !== 'create-proxy' || !addressWatch || task.vmid === undefined || task.input.kind !== 'create-proxy') {
+      finish(id, { state: 'succeeded', progress: 1, message });
+      return;
+    }
+    const since = now();
+    const steps = task.steps.map((s) => (s.name === ADDRESS_STEP ? { ...s, state: 'running' as const, ...(task.node ? { node: task.node } : {}) } : s));
+    finish(id, {
+      state: 'succeeded',
+      progress: 1,
+      steps,
+      message: `${message} Waiting for its address from the guest agent.`,
+      address: { state: 'waiting', since: since.toISOString() },
+    });
+    addressWatch.watch(watchedOf(mustGet(id)));
+  }
+
+  function watchedOf(task: TaskRecord): Watched {
+    const input = task.input as Extract<TaskRecord['input'], { kind: 'create-proxy' }>;
+    return {
+      taskId: task.id,
+      clusterId: task.clusterId,
+      vmid: task.vmid!,
+      uid: input.uid,
+      name: input.name,
+      since: Date.parse(task.address?.since ?? now().toISOString()),
+    };
+  }
+
+  function addressSettled(w: Watched, outcome: AddressOutcome): void {
+    const task = store.get(w.taskId);
+    if (!task || task.address?.state !== 'waiting') return;
+    const at = now().toISOString();
+    const where = `VM ${w.vmid}${task.node ? ` on ${task.node}` : ''}`;
+    const ready = outcome.state === 'ready';
+    const steps = task.steps.map((s) => (s.name === ADDRESS_STEP ? { ...s, state: ready ? ('done' as const) : ('failed' as const) } : s));
+    const fields: Partial<TaskRecord> = ready
+      ? { steps, address: { ...task.address, state: 'ready', value: outcome.value, at }, message: `${w.name} is ready at ${outcome.value} (${where}).` }
+      : {
+          steps,
+          address: { ...task.address, state: 'gave-up', at, reason: outcome.reason, hint: outcome.hint },
+          message: `${w.name} runs (${where}), but has no address: ${outcome.reason}`,
+        };
+    try {
+      afterChange(store.update(w.taskId, fields));
+    } catch (e) {
+      log.warn('address of a created proxy not recorded', { id: w.taskId, error: String(e) });
+      return;
+    }
+    if (ready) notifier.notify(`${w.name} is ready`, `Address ${outcome.value} · ${where}`, { taskId: w.taskId, tone: 'ok' });
+    else notifier.notify(`${w.name}: no address`, `${outcome.reason} ${outcome.hint}`, { taskId: w.taskId, tone: 'warn' });
+  }
+
+  const addressWatch = o.addresses
+    ? new AddressWatch({
+        feed: o.addresses,
+        waitMs: o.addressWaitMs ?? DEFAULT_ADDRESS_WAIT_MS,
+        now: () => now().getTime(),
+        settle: addressSettled,
+      })
+    : undefined;
+  // A wait the last run left open goes on (within its bound, counted from when it began).
+  if (addressWatch)
+    for (const t of store.all()) if (t.address?.state === 'waiting' && t.vmid !== undefined && t.input.kind === 'create-proxy') addressWatch.watch(watchedOf(t));
+
+  /** The cluster a task was made for. A task outlives its cluster; a removed one is said in words, not as an unknown id. */
+  function clusterOfTask(task: { clusterId: string }) {
+    try {
+      return o.directory.get(task.clusterId);
+    } catch (e) {
+      if (!(e instanceof AppError && e.kind === 'not-found')) throw e;
+      throw new AppError(
+        'not-found',
+        'Cluster removed: the cluster this task ran on is no longer in Egress Desk, so Proxmox cannot be asked about it.',
+        'Its record stays here to read; add the cluster again in Settings to act on it.',
+      );
     }
   }
 
@@ -181,7 +308,7 @@ export function createTaskManager(o: TaskManagerOptions) {
     return {
       task,
       current: () => mustGet(task.id),
-      cluster: o.directory.get(task.clusterId),
+      cluster: clusterOfTask(task),
       signal,
       names,
       log,
@@ -191,6 +318,7 @@ export function createTaskManager(o: TaskManagerOptions) {
         update(applyProgress(mustGet(task.id), e));
         if (e.phase === 'task' && e.upid) follow(task.id, e.upid, signal);
       },
+      cloneGate: cloneGateFor(task.clusterId),
       openCloudInit: async () => {
         const input = mustGet(task.id).input;
         if (input.kind !== 'create-proxy' || input.sealedCloudInit === undefined) throw new Error('no sealed cloud-init');
@@ -199,21 +327,53 @@ export function createTaskManager(o: TaskManagerOptions) {
     };
   }
 
-  function follow(id: string, upid: string, signal: AbortSignal): void {
+  // Issue 11: a Proxmox task's log is followed live only while a user watches that task (the Tasks view shows it and
+  // says so with `tasks.watchLog`); log-follower.ts says why. Counted per subscription (several windows may watch).
+  const watching = new Map<string, number>();
+  /** `<task id>|<upid>` being followed now, so a second watch does not start a second follower. */
+  const following = new Set<string>();
+
+  function follow(id: string, upid: string, signal: AbortSignal, once = false): void {
+    if (!watching.has(id)) return;
+    const key = `${id}|${upid}`;
+    if (following.has(key)) return;
+    following.add(key);
     const task = mustGet(id);
     const live = () => {
       const t = store.get(id);
-      return t?.state === 'running' && t.steps.some((s) => s.upid === upid && s.state === 'running');
+      return !once && t?.state === 'running' && t.steps.some((s) => s.upid === upid && s.state === 'running');
     };
     void followTaskLog({
-      api: o.directory.get(task.clusterId).api,
+      api: clusterOfTask(task).api,
       upid,
       intervalMs: o.logFollowMs ?? 1000,
       live,
+      watched: () => watching.has(id),
       signal,
       log,
       onLines: (lines) => publish({ name: 'tasks.log', payload: { id, upid, lines } }),
-    });
+    }).finally(() => following.delete(key));
+  }
+
+  /**
+   * A user starts (`on`) or stops watching a task's log. Starting follows its running Proxmox task live; a step that
+   * ended in the last few seconds (between the view's own read and this call) gets one last read, so its `TASK OK`
+   * is not missed.
+   */
+  function watchLog(id: string, on: boolean): void {
+    const n = (watching.get(id) ?? 0) + (on ? 1 : -1);
+    if (n > 0) watching.set(id, n);
+    else watching.delete(id);
+    const t = store.get(id);
+    if (!on || !t) return;
+    const recent = t.state === 'running' || (t.endedAt !== undefined && now().getTime() - Date.parse(t.endedAt) < 10_000);
+    if (!recent) return;
+    const running = controllers.get(id)?.signal;
+    for (const s of t.steps) {
+      if (!s.upid) continue;
+      if (s.state === 'running' && t.state === 'running' && running) follow(id, s.upid, running);
+      else if (s.state !== 'pending') follow(id, s.upid, AbortSignal.timeout(30_000), true);
+    }
   }
 
   function finish(id: string, fields: Partial<TaskRecord>): void {
@@ -235,7 +395,9 @@ export function createTaskManager(o: TaskManagerOptions) {
       }
       return;
     }
-    if (finishedStates.has(task.state) && task.endedAt && task.startedAt) {
+    // A create's failure and its address are told whatever the length (see run() and addressSettled()).
+    const toldElsewhere = task.kind === 'create-proxy' && (task.state === 'failed' || task.address !== undefined);
+    if (!toldElsewhere && finishedStates.has(task.state) && task.endedAt && task.startedAt) {
       const took = Date.parse(task.endedAt) - Date.parse(task.startedAt);
       if (took >= (o.notifyAfterMs ?? 10_000)) notifier.notify(`${task.target}: ${task.state}`, task.message ?? '');
     }
@@ -283,7 +445,7 @@ export function createTaskManager(o: TaskManagerOptions) {
           'name',
         );
     }
-    const nodes = input.node !== undefined ? proxies.map(() => input.node!) : await pickNodes(cluster, proxies.length);
+    const nodes = input.node !== undefined ? proxies.map(() => input.node!) : await pickNodes(cluster, proxies.length, input.template);
     const sealedCloudInit = await sealer.seal(input.cloudInit);
     const parent =
       proxies.length > 1
@@ -321,15 +483,17 @@ export function createTaskManager(o: TaskManagerOptions) {
         throw new AppError('invalid-input', `"${id}" is not a proxy id (vms/<vmid>/<name>).`, 'Pick proxies from the inventory.', 'ids');
       }
     });
-    // One listing tells every VM's node, so each delete takes its node's slot.
+    // One listing tells every VM's node, so each delete takes its node's slot; with the configs it tells what each ID
+    // means (the mark's UID), and refuses an ID whose VMID, name and mark disagree before any task exists.
     const listed = await cluster.api.clusterResources('vm');
-    const tasks = parsed.map((p) => {
+    const expected = await expectationsForDelete(cluster, parsed, listed);
+    const tasks = parsed.map((p, i) => {
       const node = listed.find((r) => r.vmid === p.vmid)?.node;
       return newRecord(
         'delete-proxy',
         clusterId,
         p.name,
-        { kind: 'delete-proxy', providerId: p.id },
+        { kind: 'delete-proxy', providerId: p.id, expect: expected[i]! },
         { vmid: p.vmid, ...(node ? { node } : {}) },
       );
     });
@@ -337,21 +501,35 @@ export function createTaskManager(o: TaskManagerOptions) {
     return { taskIds: tasks.map((t) => t.id) };
   }
 
-  function cancel(id: string): { message: string } {
+  /**
+   * Stops the task's own work at once, and the Proxmox task its step waits on (DELETE on the task, within a few
+   * seconds); answers what was stopped and what is left in Proxmox or still runs there.
+   */
+  async function cancel(id: string): Promise<{ message: string }> {
     const task = mustGet(id);
     if (task.kind === 'create-proxies') {
-      const messages = store
-        .children(id)
-        .filter((c) => !finishedStates.has(c.state))
-        .map((c) => `${c.target}: ${cancel(c.id).message}`);
+      const open = store.children(id).filter((c) => !finishedStates.has(c.state));
+      const messages = await Promise.all(open.map(async (c) => `${c.target}: ${(await cancel(c.id)).message}`));
       return { message: messages.length > 0 ? messages.join('\n') : 'Nothing to cancel: every proxy of this request has finished.' };
     }
     if (finishedStates.has(task.state))
       return { message: `Nothing to cancel: the task has already ${task.state === 'succeeded' ? 'succeeded' : 'ended'}.` };
-    const message = describeCancel(task);
-    controllers.get(id)?.abort();
-    finish(id, { state: 'cancelled', message, steps: failRunningStep(task.steps) });
-    return { message };
+    if (cancelling.has(id)) return { message: 'Already cancelling: Egress Desk is stopping the Proxmox task.' };
+    cancelling.add(id);
+    try {
+      const running = task.state === 'running' ? runningUpid(task.steps) : undefined;
+      controllers.get(id)?.abort();
+      const stop = running
+        ? await stopProxmoxTask(clusterOfTask(task).api, running.upid, { budgetMs: o.stopBudgetMs ?? 5000, log })
+        : undefined;
+      const steps = settleSteps(mustGet(id).steps, 'cancelled');
+      const left = leftBehindOf({ ...mustGet(id), state: 'cancelled', steps });
+      const message = describeCancellation(task, stop, left);
+      finish(id, { state: 'cancelled', message, steps });
+      return { message };
+    } finally {
+      cancelling.delete(id);
+    }
   }
 
   function rerun(id: string, action: 'retry' | 'resume'): TaskView {
@@ -381,6 +559,8 @@ export function createTaskManager(o: TaskManagerOptions) {
       steps: freshSteps(stepsOf[task.kind]),
       progress: 0,
       error: undefined,
+      fixAt: undefined,
+      address: undefined,
       message: undefined,
       startedAt: undefined,
       endedAt: undefined,
@@ -393,6 +573,12 @@ export function createTaskManager(o: TaskManagerOptions) {
   function cleanUpTask(id: string): { taskId: string } {
     const task = mustGet(id);
     const input = task.input;
+    if (input.kind === 'build-template' && toView(task).actions.includes('clean-up')) {
+      const job = newRecord('clean-up-build', task.clusterId, task.target, cleanUpBuildInput(task), task.node ? { node: task.node } : {});
+      afterChange(store.update(id, { closedBy: job.id }));
+      submit(job);
+      return { taskId: job.id };
+    }
     if (input.kind !== 'create-proxy' || !toView(task).actions.includes('clean-up')) {
       throw new AppError(
         'permanent',
@@ -433,7 +619,7 @@ export function createTaskManager(o: TaskManagerOptions) {
     const entry = task.upids.find((u) => u.upid === upid);
     if (!entry)
       throw new AppError('not-found', 'This task started no Proxmox task with that id.', 'Pick a Proxmox task from the task’s steps.');
-    const api = o.directory.get(task.clusterId).api;
+    const api = clusterOfTask(task).api;
     const { node } = { node: upid.split(':')[1] ?? entry.node };
     const [page, status] = await Promise.all([api.taskLog(node, upid, { start, limit }), api.taskStatus(node, upid)]);
     return { lines: page.lines, total: page.total, running: status.status === 'running' };
@@ -456,7 +642,21 @@ export function createTaskManager(o: TaskManagerOptions) {
     cleanUp: cleanUpTask,
     cleanSeeds: startCleanSeeds,
     runDoctor: startDoctor,
+    /** Starts a task whose kind brings its own runner and input (a template build): journalled, then queued. */
+    start(kind: TaskKind, clusterId: string, target: string, input: TaskInput, node?: string): { taskId: string } {
+      o.directory.get(clusterId);
+      const task = newRecord(kind, clusterId, target, input, node ? { node } : {});
+      submit(task);
+      return { taskId: task.id };
+    },
     readLog,
+    watchLog,
+    /** Changes the limits live (Settings): running work keeps its slots; queued work is served under the new ones. */
+    setLimits: (limits: Partial<Limits>): void => slots.setLimits(limits),
+    /** The limits in force. */
+    limits: (): Limits => slots.current(),
+    /** The most copies that held a slot of each storage at once (tests, the bench). */
+    peakClonesPerStorage: (): Record<string, number> => slots.peakClonesPerStorage(),
     names,
     journalPath: store.journalPath,
     /** Resolves once the task has ended (for tests and the shutdown path). */
@@ -469,6 +669,7 @@ export function createTaskManager(o: TaskManagerOptions) {
     },
     /** Stops every running task's waiting; the journal keeps them for the next start, which lists them as interrupted. */
     async close(): Promise<void> {
+      addressWatch?.close();
       for (const c of controllers.values()) c.abort();
       await Promise.allSettled([...settled.values()]);
       store.close();

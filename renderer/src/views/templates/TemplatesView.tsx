@@ -8,12 +8,15 @@ import type { TemplateVerdict } from '../../../../shared/channels/doctor';
 import type { AppErrorValue } from '../../../../shared/errors';
 import { EmptyState, ErrorNotice, Toolbar } from '../../components/common';
 import { useDoctor } from '../../stores/doctor';
+import { useActionsAvailable } from '../../stores/connection';
+import { useSecretNeeded } from '../../stores/secrets-needed';
 import { clustersOf, useProfiles } from '../../stores/profiles';
 import { ViewFrame } from '../Placeholder';
 import { CatalogueTable } from './CatalogueTable';
 import { DiscoveredTable } from './DiscoveredTable';
 import { MachineTypesEditor } from './MachineTypesEditor';
 import { saveChange } from './profile-edit';
+import { BuildTemplateButton } from './builder/BuildTemplateDialog';
 
 export function TemplatesView() {
   const clusters = clustersOf(useProfiles((s) => s.list));
@@ -21,16 +24,19 @@ export function TemplatesView() {
   const profile = clusters.find((c) => c.id === chosen) ?? clusters[0];
   const key = `templates:${profile?.id ?? ''}`;
   const run = useDoctor((s) => s.runs[key]);
+  const actions = useActionsAvailable();
   const runDoctor = useDoctor((s) => s.run);
   const [saveError, setSaveError] = useState<AppErrorValue>();
 
   const check = () => {
     if (profile) void runDoctor(key, { profileId: profile.id });
   };
+  // Without its secret the cluster cannot be asked: its templates are not checked, not missing.
+  const secretNeeded = useSecretNeeded(profile?.id);
   useEffect(() => {
-    if (profile && !useDoctor.getState().runs[`templates:${profile.id}`])
+    if (profile && !secretNeeded && !useDoctor.getState().runs[`templates:${profile.id}`])
       void runDoctor(`templates:${profile.id}`, { profileId: profile.id });
-  }, [profile, runDoctor]);
+  }, [profile, runDoctor, secretNeeded]);
 
   if (!profile) {
     return (
@@ -64,20 +70,35 @@ export function TemplatesView() {
             ))}
           </select>
         </label>
-        <button type="button" onClick={check} disabled={run?.running}>
+        <button type="button" onClick={check} disabled={run?.running || !actions.enabled} title={actions.reason}>
           {run?.running ? 'Checking each template…' : 'Run the template check again'}
         </button>
       </Toolbar>
       {!editable && <p className="muted">The demo cluster is built in: its catalogue and machine types can be looked at, not changed.</p>}
-      {run?.error && <ErrorNotice title="The templates could not be checked" error={run.error} onRetry={check} />}
+      {secretNeeded && (
+        <p className="muted" role="status">
+          Not checked: the token secret of {profile.name} is needed to look at its templates (see the banner above). The catalogue
+          below is as saved.
+        </p>
+      )}
+      {run?.error && !secretNeeded && <ErrorNotice title="The templates could not be checked" error={run.error} onRetry={check} />}
       {saveError && <ErrorNotice title="The catalogue was not saved" error={saveError} onDismiss={() => setSaveError(undefined)} />}
-      <h2>Catalogue</h2>
-      <CatalogueTable profile={profile} verdicts={verdicts} editable={editable} onRemove={remove} />
+      <div className="section-head">
+        <h2>Catalogue</h2>
+        {editable && <BuildTemplateButton clusterId={profile.id} primary={Object.keys(profile.templates).length === 0} />}
+      </div>
+      <CatalogueTable
+        profile={profile}
+        verdicts={verdicts}
+        checks={run?.report?.discovery.data.catalogue}
+        editable={editable}
+        onRemove={remove}
+      />
       <h2>Discovered in the cluster</h2>
       {verdicts ? (
         <DiscoveredTable profile={profile} verdicts={verdicts} editable={editable} onAdd={add} />
       ) : (
-        <p className="muted">{run?.running ? 'Looking for templates…' : 'Not checked yet.'}</p>
+        <p className="muted">{run?.running ? 'Looking for templates…' : secretNeeded ? 'Not checked: the token secret is needed.' : 'Not checked yet.'}</p>
       )}
       <h2>Machine types</h2>
       <MachineTypesEditor profile={profile} editable={editable} />

@@ -60,7 +60,12 @@ export function ChoicesStep({ discovery, seedReason, value, onChange, vault }: C
 
       <fieldset>
         <legend>Templates</legend>
-        {d.templates.length === 0 && <p className="muted">No templates found. Make one in Proxmox, then check again.</p>}
+        {!d.templates.some((t) => t.suitable) && (
+          <p className="muted">
+            {d.templates.length === 0 ? 'No templates found.' : 'No suitable template found.'} Save the cluster and Egress Desk builds one
+            from a cloud image (Save and build a template), or make one in Proxmox and check again.
+          </p>
+        )}
         {d.templates.map((t) => (
           <label key={t.vmid} className="choice">
             <input

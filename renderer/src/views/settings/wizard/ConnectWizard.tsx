@@ -8,14 +8,17 @@ import { useState } from 'react';
 import { DoctorRunInput, type DoctorReport, type DoctorTlsInput } from '../../../../../shared/channels/doctor';
 import type { AppErrorValue } from '../../../../../shared/errors';
 import { Dialog, ErrorNotice } from '../../../components/common';
+import { useActionsAvailable } from '../../../stores/connection';
 import { useDoctor } from '../../../stores/doctor';
 import { useProfiles } from '../../../stores/profiles';
+import { openTemplateBuilder } from '../../../stores/template-builder';
 import { checkFields } from '../../templates/profile-edit';
 import { ChoicesStep } from './ChoicesStep';
 import { ConnectStep, type Credentials } from './ConnectStep';
 import { DoctorSteps } from './DoctorSteps';
 import { PrivilegesStep } from './PrivilegesStep';
 import { TrustStep } from './TrustStep';
+import { VersionNotes } from './VersionNotes';
 import { initialChoices, profileFrom, stepAfter, type Choices, type WizardStep } from './wizard-flow';
 
 const RUN_KEY = 'wizard';
@@ -48,6 +51,7 @@ export function ConnectWizard({ onClose }: { onClose: () => void }) {
   const [choices, setChoices] = useState<Choices>();
   const [saveError, setSaveError] = useState<AppErrorValue>();
   const [saving, setSaving] = useState(false);
+  const actions = useActionsAvailable();
   const [tested, setTested] = useState<DoctorReport>();
 
   const check = async (withTls: DoctorTlsInput | undefined, purpose: 'advance' | 'test' = 'advance') => {
@@ -73,7 +77,7 @@ export function ConnectWizard({ onClose }: { onClose: () => void }) {
     void check(choice);
   };
 
-  const save = async () => {
+  const save = async (thenBuild = false) => {
     const report = run?.report;
     if (!report || !choices) return;
     const profile = profileFrom(report, creds.tokenId.trim(), choices);
@@ -85,12 +89,16 @@ export function ConnectWizard({ onClose }: { onClose: () => void }) {
     setSaving(true);
     const answer = await useProfiles.getState().save({ profile, secret: creds.secret });
     setSaving(false);
-    if (answer.ok) onClose();
-    else setSaveError(answer.error);
+    if (answer.ok) {
+      onClose();
+      // No suitable template was found: the builder opens on the cluster just saved (issue 14).
+      if (thenBuild) openTemplateBuilder(answer.value.id);
+    } else setSaveError(answer.error);
   };
 
   const busy = run?.running ?? false;
   const report = run?.report;
+  const noSuitable = report !== undefined && !report.discovery.data.templates.some((t) => t.suitable);
   const footer = (
     <>
       {step !== 'connect' && (
@@ -108,9 +116,20 @@ export function ConnectWizard({ onClose }: { onClose: () => void }) {
           <button type="button" disabled={busy} onClick={() => void check(tls ?? report?.tls.data.choice, 'test')}>
             {busy ? 'Testing…' : 'Test connection'}
           </button>
-          <button type="button" className="primary" disabled={saving || busy} onClick={() => void save()}>
-            Save cluster
-          </button>
+          {noSuitable ? (
+            <>
+              <button type="button" disabled={saving || busy || !actions.enabled} title={actions.reason} onClick={() => void save()}>
+                Save cluster
+              </button>
+              <button type="button" className="primary" disabled={saving || busy || !actions.enabled} title={actions.reason} onClick={() => void save(true)}>
+                Save and build a template
+              </button>
+            </>
+          ) : (
+            <button type="button" className="primary" disabled={saving || busy || !actions.enabled} title={actions.reason} onClick={() => void save()}>
+              Save cluster
+            </button>
+          )}
         </>
       )}
     </>
@@ -120,6 +139,7 @@ export function ConnectWizard({ onClose }: { onClose: () => void }) {
     <Dialog title="Connect a cluster" onClose={onClose} footer={footer} size="wide">
       <h3 className="wizard-page-title">{pageTitles[step]}</h3>
       <DoctorSteps run={run} />
+      {report && <VersionNotes token={report.token} />}
       {run?.error && <ErrorNotice title="The check could not run" error={run.error} />}
       {step === 'connect' && (
         <ConnectStep

@@ -4,7 +4,15 @@
  * again after running them, or go back and give another token.
  */
 import type { PrivilegesSection } from '../../../../../shared/channels/doctor';
-import { CopyButton } from '../../../components/common';
+import { CopyButton, DataTable, type DataColumn } from '../../../components/common';
+
+type Check = PrivilegesSection['data']['checks'][number];
+
+const columns: DataColumn<Check>[] = [
+  { id: 'path', header: 'Path', rowHeader: true, sortValue: (c) => c.path, cell: (c) => c.path },
+  { id: 'role', header: 'Role', sortValue: (c) => c.role, cell: (c) => c.role },
+  { id: 'missing', header: 'Missing', sortValue: (c) => c.missing.length, cell: (c) => (c.missing.length ? c.missing.join(', ') : 'nothing') },
+];
 
 export function PrivilegesStep({
   section,
@@ -25,24 +33,13 @@ export function PrivilegesStep({
         <p className="error-message">{section.message}</p>
         <p className="error-hint">What to do: {section.hint}</p>
       </div>
-      <table className="data-table" aria-label="Privilege checks">
-        <thead>
-          <tr>
-            <th scope="col">Path</th>
-            <th scope="col">Role</th>
-            <th scope="col">Missing</th>
-          </tr>
-        </thead>
-        <tbody>
-          {section.data.checks.map((c) => (
-            <tr key={`${c.path}:${c.role}`} className={c.missing.length ? 'row-bad' : undefined}>
-              <th scope="row">{c.path}</th>
-              <td>{c.role}</td>
-              <td>{c.missing.length ? c.missing.join(', ') : 'nothing'}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <DataTable
+        label="Privilege checks"
+        columns={columns}
+        rows={section.data.checks}
+        rowKey={(c) => `${c.path}:${c.role}`}
+        rowClassName={(c) => (c.missing.length ? 'row-bad' : undefined)}
+      />
       {commands && (
         <>
           <h3>Run these as root on a node</h3>
