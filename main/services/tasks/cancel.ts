@@ -1,0 +1,91 @@
+/**
+ * Cancel stops Egress Desk's own work at once, and the Proxmox task the
+ * current step waits on where the API allows it: `DELETE
+ * /nodes/{node}/tasks/{upid}` (the task's owner may; anyone else needs
+ * Sys.Modify on the node). Proxmox's worker then ends with "received
+ * interrupt". The words say exactly what was stopped, and what is still in
+ * Proxmox or still running there.
+ */
+import type { PveApi } from '../../core/pve/api';
+import { parseUpid, taskSucceeded } from '../../core/pve/upid';
+import { toAppErrorValue } from '../../ipc/app-error';
+import type { Logger } from '../../log/logger';
+import type { TaskRecord } from './task-record';
+
+export interface StopResult {
+  upid: string;
+  node: string;
+  type: string;
+  /** stopped: it ended after the signal; already-ended: nothing was running; refused: the DELETE failed; signalled: not ended yet. */
+  outcome: 'stopped' | 'already-ended' | 'refused' | 'signalled';
+  exitstatus?: string;
+  why?: string;
+}
+
+export interface StopOptions {
+  /** How long the DELETE, then reading how the task ended, may take together (default 5 s). */
+  budgetMs?: number;
+  pollMs?: number;
+  log?: Logger;
+}
+
+/** Sends the stop, then reads the task's status until it has ended (or the budget runs out). */
+export async function stopProxmoxTask(api: PveApi, upid: string, o: StopOptions = {}): Promise<StopResult> {
+  const { node, type } = parseUpid(upid);
+  const base = { upid, node, type };
+  const deadline = Date.now() + (o.budgetMs ?? 5000);
+  const signal = () => AbortSignal.timeout(Math.max(1, deadline - Date.now()));
+  try {
+    await api.stopTask(node, upid, { signal: signal() });
+  } catch (e) {
+    const why = toAppErrorValue(e)?.message ?? (e instanceof Error ? e.message : String(e));
+    o.log?.warn('cancel: Proxmox did not stop the task', { upid, why });
+    return { ...base, outcome: 'refused', why };
+  }
+  while (Date.now() < deadline) {
+    try {
+      const status = await api.taskStatus(node, upid, { signal: signal() });
+      if (status.status === 'stopped') {
+        const exitstatus = status.exitstatus ?? '';
+        return { ...base, outcome: taskSucceeded(exitstatus) ? 'already-ended' : 'stopped', exitstatus };
+      }
+    } catch {
+      break;
+    }
+    await new Promise((r) => setTimeout(r, o.pollMs ?? 100));
+  }
+  return { ...base, outcome: 'signalled' };
+}
+
+/** What a cancel did and left, in words. `leftBehind` is what the cancelled create left in Proxmox, if anything. */
+export function describeCancellation(task: Pick<TaskRecord, 'state' | 'kind'>, stop: StopResult | undefined, leftBehind: string | undefined): string {
+  if (task.state === 'queued') return 'Cancelled before it started: nothing was sent to Proxmox.';
+  const parts: string[] = [];
+  if (!stop) {
+    parts.push(
+      'Cancelled: Egress Desk sends nothing more. No Proxmox task was running for this step; a request already sent may still complete on the node.',
+    );
+  } else {
+    const what = `the Proxmox task ${stop.type} on node ${stop.node}`;
+    if (stop.outcome === 'stopped') parts.push(`Cancelled. Stopped ${what}: it ended with “${stop.exitstatus}”.`);
+    else if (stop.outcome === 'already-ended')
+      parts.push(`Cancelled. ${cap(what)} had already finished (${stop.exitstatus}), so there was nothing to stop.`);
+    else if (stop.outcome === 'refused')
+      parts.push(
+        `Cancelled: Egress Desk stopped waiting, but Proxmox refused to stop ${what} (${stop.why}): it keeps running there until it ends (${stop.upid}).`,
+      );
+    else parts.push(`Cancelled. Egress Desk asked Proxmox to stop ${what}; it had not ended yet when last read, and may still finish (${stop.upid}).`);
+  }
+  if (task.kind === 'create-proxy') {
+    parts.push(
+      leftBehind
+        ? `Still in Proxmox: ${leftBehind}. Clean up deletes it; Retry makes the proxy again with the same UID.`
+        : 'Nothing of this proxy is left in Proxmox. Retry makes it again with the same UID.',
+    );
+  } else if (task.kind === 'delete-proxy' || task.kind === 'clean-up') {
+    parts.push('Retry runs the delete again; it deletes only what still carries the mark.');
+  }
+  return parts.join(' ');
+}
+
+const cap = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
