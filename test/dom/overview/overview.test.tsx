@@ -48,7 +48,7 @@ beforeEach(() => {
   useProfiles.setState({ list: profilesList([profile()]), error: undefined });
   useHealth.setState({ clusters: {}, loaded: false, error: undefined });
   useInventory.setState({ clusters: [inventory], loaded: true, error: undefined });
-  useUi.setState({ view: 'overview' });
+  useUi.setState({ view: 'overview', proxiesFilter: undefined, nodeRequest: undefined });
   useSettings.setState({ connectWizardRequested: false });
 });
 afterEach(cleanup);
@@ -77,9 +77,10 @@ describe('Overview', () => {
     const good = screen.getByRole('article', { name: 'Node pv1-1' });
     expect(good.className).toContain('level-ok');
     expect(good.textContent).not.toContain('What to do');
-    expect(good.textContent).toContain('9.2.20');
+    expect(good.textContent).toContain('PVE 9.2.20');
     expect(good.textContent).toContain('proxy-seeds, 20.0 GiB free');
     expect(good.textContent).toContain('2 of 3 configured');
+    expect(within(good).getByRole('meter', { name: 'CPU of pv1-1' }).getAttribute('aria-valuenow')).toBe('10');
     expect(within(good).getByRole('meter', { name: 'Memory of pv1-1' }).getAttribute('aria-valuenow')).toBe('25');
   });
 
@@ -120,5 +121,59 @@ describe('Overview', () => {
     expect(alert.textContent).toContain('Transient');
     expect(alert.textContent).toContain('main is busy');
     expect(alert.textContent).toContain('Try again shortly.');
+  });
+
+  it('links each non-zero count to the Proxies view filtered by cluster and state, and the total to the cluster', () => {
+    render(<OverviewView />);
+    const counts = screen.getByRole('list', { name: 'Proxies of homelab by state' });
+    expect(within(counts).queryByRole('button', { name: /0 locked/ })).toBeNull();
+    fireEvent.click(within(counts).getByRole('button', { name: '2 running in homelab' }));
+    expect(useUi.getState()).toMatchObject({ view: 'proxies', proxiesFilter: { clusterId: 'home', state: 'running' } });
+    useUi.setState({ view: 'overview' });
+    fireEvent.click(within(counts).getByRole('button', { name: 'All 3 proxies of homelab' }));
+    expect(useUi.getState()).toMatchObject({ view: 'proxies', proxiesFilter: { clusterId: 'home' } });
+  });
+
+  it("links each node to the node's page in Nodes", () => {
+    useHealth
+      .getState()
+      .applySnapshot({ clusters: [{ clusterId: 'home', nodes: [{ node: 'pv1-1', latest: health('pv1-1', true), history: [] }] }] });
+    render(<OverviewView />);
+    fireEvent.click(within(screen.getByRole('article', { name: 'Node pv1-1' })).getByRole('button', { name: 'pv1-1' }));
+    expect(useUi.getState()).toMatchObject({ view: 'nodes', nodeRequest: { clusterId: 'home', node: 'pv1-1' } });
+  });
+
+  it('puts real clusters first and the demo last, so a newly connected cluster is not below the fold', () => {
+    useProfiles.setState({
+      list: profilesList([
+        profile({ id: 'demo', name: 'Demo cluster (simulated)', demo: true }),
+        profile({ id: 'zeta', name: 'zeta' }),
+        profile({ id: 'home', name: 'homelab' }),
+      ]),
+    });
+    render(<OverviewView />);
+    const names = screen.getAllByRole('heading', { level: 2 }).map((h) => h.textContent);
+    expect(names.slice(0, 3)).toEqual(['homelab', 'zeta', 'Demo cluster (simulated)Simulated']);
+    // Not only the demo: no demo banner.
+    expect(screen.queryByRole('note', { name: 'Demo mode' })).toBeNull();
+  });
+
+  it('shows CPU, memory and latency sparklines of the last hour per node', () => {
+    const h = health('pv1-1', true);
+    const points = [0, 30, 60].map((ago, i) => ({
+      ...point(h),
+      at: new Date(Date.now() - ago * 60_000).toISOString(),
+      cpu: 0.1 * (i + 1),
+      memBytes: 2 ** 30 * (i + 1),
+      maxmemBytes: 16 * 2 ** 30,
+    }));
+    useHealth
+      .getState()
+      .applySnapshot({ clusters: [{ clusterId: 'home', nodes: [{ node: 'pv1-1', latest: h, history: points.reverse() }] }] });
+    render(<OverviewView />);
+    const row = screen.getByRole('article', { name: 'Node pv1-1' });
+    expect(within(row).getByRole('img', { name: 'CPU of pv1-1, last hour: latest 10%, highest 30%' })).toBeTruthy();
+    expect(within(row).getByRole('img', { name: /^Memory of pv1-1, last hour: latest 6%, highest 19%$/ })).toBeTruthy();
+    expect(within(row).getByRole('img', { name: 'API latency of pv1-1, last hour: latest 20 ms, highest 20 ms' })).toBeTruthy();
   });
 });

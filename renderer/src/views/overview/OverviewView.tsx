@@ -3,15 +3,19 @@
  * simulated demo: it says so, and offers the way to connect a real one.
  */
 import { useEffect, useState } from 'react';
-import { EmptyState, ErrorNotice } from '../../components/common';
+import type { ProfilesList } from '../../../../shared/channels/profiles';
+import type { ProfileSummary } from '../../../../shared/domain/profile';
+import { EmptyState, ErrorNotice, Toolbar } from '../../components/common';
 import { useHealth } from '../../stores/health';
 import { useInventory } from '../../stores/inventory';
-import { clustersOf, useProfiles } from '../../stores/profiles';
+import { useProfiles } from '../../stores/profiles';
 import { useSettings } from '../../stores/settings';
 import { useUi } from '../../stores/ui';
+import { NewProxyButton } from '../create/NewProxyButton';
 import { ViewFrame } from '../Placeholder';
 import { AppFacts } from './AppFacts';
 import { ClusterSection } from './ClusterSection';
+import './overview.css';
 
 /** Relative times ("checked 20 seconds ago") move on even when no event arrives. */
 function useNow(intervalMs = 5000): number {
@@ -21,6 +25,11 @@ function useNow(intervalMs = 5000): number {
     return () => clearInterval(timer);
   }, [intervalMs]);
   return now;
+}
+
+/** The Overview's order: real clusters first (a newly connected one is not pushed off screen by the demo), the demo last. */
+export function overviewOrder(list: ProfilesList | undefined): ProfileSummary[] {
+  return [...(list?.profiles ?? [])].sort((a, b) => Number(a.demo) - Number(b.demo) || a.name.localeCompare(b.name));
 }
 
 function ConnectButton({ label }: { label: string }) {
@@ -49,7 +58,7 @@ export function OverviewView() {
   const reloadHealth = useHealth((s) => s.reload);
   const inventory = useInventory((s) => s.clusters);
   const now = useNow();
-  const clusters = clustersOf(list);
+  const clusters = overviewOrder(list);
   const onlyDemo = clusters.length > 0 && clusters.every((c) => c.demo);
 
   return (
@@ -72,6 +81,11 @@ export function OverviewView() {
         </EmptyState>
       )}
       {!list && !profilesError && <p className="muted">Loading clusters…</p>}
+      {clusters.length > 0 && (
+        <Toolbar label="Overview actions">
+          <NewProxyButton />
+        </Toolbar>
+      )}
       {clusters.map((p) => (
         <ClusterSection key={p.id} profile={p} health={health[p.id]} inventory={inventory.find((c) => c.clusterId === p.id)} now={now} />
       ))}

@@ -32,7 +32,7 @@ export function ReasonStrip({ node, points, now }: { node: string; points: Healt
   const changes = parts.length - 1;
   return (
     <figure className="reason-strip">
-      <figcaption>Reason changes, last hour: {changes <= 0 ? 'none' : changes}</figcaption>
+      <figcaption className="sr-only">Reason changes, last hour: {changes <= 0 ? 'none' : changes}</figcaption>
       <div className="strip" aria-hidden="true">
         {parts.map((s) => {
           const from = Math.max(s.from, start);

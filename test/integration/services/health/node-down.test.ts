@@ -111,6 +111,20 @@ describe('health polling', () => {
     expect(nodeStatusReads(sc, 'pve2')).toBe(1);
   });
 
+  it('keeps CPU and memory history with each check, for the trend charts', async () => {
+    const { health, step, updates } = await start();
+    await step();
+    await step();
+    const history = health.snapshot('sim').clusters[0]!.nodes.find((n) => n.node === 'pve1')!.history;
+    expect(history).toHaveLength(3);
+    for (const p of history) {
+      expect(p.cpu).toBe(0.03);
+      expect(p.memBytes).toBeGreaterThan(0);
+      expect(p.maxmemBytes).toBeGreaterThan(p.memBytes!);
+    }
+    expect(updates.at(-1)!.point.maxmemBytes).toBeGreaterThan(0);
+  });
+
   it('checks a cluster now on request', async () => {
     const { sc, health } = await start();
     sc.sim.requests.clear();
