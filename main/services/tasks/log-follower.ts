@@ -1,8 +1,20 @@
 /**
- * Follows a Proxmox task's log while the step that started it runs: reads
- * the lines after the last one seen, every `intervalMs`, and once more when
+ * Follows a Proxmox task's log while the step that started it runs AND a
+ * user is watching it (the Tasks view shows that task: `tasks.watchLog`):
+ * reads the lines after the last one seen, every `intervalMs` (less often
+ * while the log stays quiet, up to four intervals apart), and once more when
  * the step ends, so the last lines (`TASK OK`) are never missed. Lines are
  * kept in memory per UPID (bounded) and pushed as `tasks.log` events.
+ *
+ * Why only watched tasks (issue 11): every read is a request to the node's
+ * pveproxy, which has three workers (pve-manager PVE/Service/pveproxy.pm
+ * `max_workers => 3`) shared with the GUI and every other client. Following
+ * every task of a bulk of twenty live cost ~11 log reads per create, 40 % of
+ * all requests. Nothing else needs the lines as the task runs: the journal
+ * keeps steps and outcomes, not log text, and the Tasks view reads a log
+ * page itself when it shows one (`tasks.log` request). So a task nobody
+ * watches is not read at all; when it is watched the follower starts (from
+ * line 0: the view merges lines by number) and stops when it is not.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { PveApi } from '../../core/pve/api';
@@ -16,6 +28,8 @@ export interface LogLine {
 
 const MAX_LINES_KEPT = 2000;
 const PAGE = 500;
+/** The longest gap between reads of a quiet log, in intervals. */
+const MAX_BACKOFF = 4;
 
 export interface FollowOptions {
   api: PveApi;
@@ -23,6 +37,8 @@ export interface FollowOptions {
   intervalMs: number;
   /** True while the step that waits on this task runs. */
   live: () => boolean;
+  /** True while a user watches the task (default: always). Following stops once it is false; a last read only when the step ended. */
+  watched?: () => boolean;
   signal: AbortSignal;
   onLines: (lines: LogLine[]) => void;
   log: Logger;
@@ -32,23 +48,32 @@ export async function followTaskLog(o: FollowOptions): Promise<LogLine[]> {
   const { node } = parseUpid(o.upid);
   const kept: LogLine[] = [];
   let next = 0;
-  const readNew = async () => {
+  const readNew = async (): Promise<boolean> => {
+    let any = false;
     for (;;) {
       const page = await o.api.taskLog(node, o.upid, { start: next, limit: PAGE }, { signal: o.signal });
-      if (page.lines.length === 0) return;
+      if (page.lines.length === 0) return any;
+      any = true;
       next += page.lines.length;
       kept.push(...page.lines);
       if (kept.length > MAX_LINES_KEPT) kept.splice(0, kept.length - MAX_LINES_KEPT);
       o.onLines(page.lines);
-      if (page.lines.length < PAGE) return;
+      if (page.lines.length < PAGE) return any;
     }
   };
   try {
-    while (o.live() && !o.signal.aborted) {
-      await readNew();
-      await sleep(o.intervalMs, undefined, { signal: o.signal });
+    // A quiet task (a long copy logs little) is read less often: the gap grows by half after each read
+    // that brought nothing, up to MAX_BACKOFF times the interval, and snaps back when lines come.
+    const watched = o.watched ?? (() => true);
+    let gap = o.intervalMs;
+    while (o.live() && watched() && !o.signal.aborted) {
+      const fresh = await readNew();
+      gap = fresh ? o.intervalMs : Math.min(o.intervalMs * MAX_BACKOFF, gap * 1.5);
+      await sleep(gap, undefined, { signal: o.signal });
     }
-    if (!o.signal.aborted) await readNew();
+    // The step ended (not merely the watch): one last read, so `TASK OK` is never missed, even if the view that
+    // watched stopped watching the moment the task ended.
+    if (!o.signal.aborted && !o.live()) await readNew();
   } catch (e) {
     // The log is a view; a failed read must not fail the task.
     if (!o.signal.aborted) o.log.info('task log follow stopped', { upid: o.upid, reason: e instanceof Error ? e.message : String(e) });
