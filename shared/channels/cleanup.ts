@@ -21,6 +21,37 @@ export type SeedRow = z.infer<typeof SeedRow>;
 export const VmRow = z.object({ node: z.string(), vmid: z.number(), name: z.string(), reason: z.string() }).strict();
 export type VmRow = z.infer<typeof VmRow>;
 
+/** A VM a template build made and never converted (issue 14): its description carries the build id. */
+export const TemplateBuildRow = z
+  .object({
+    node: z.string(),
+    vmid: z.number(),
+    name: z.string(),
+    /** The `egress-desk-template-build=<id>` of its description: the delete re-checks it at this VMID right before the destroy. */
+    buildId: z.string(),
+    startedAt: z.string().optional(),
+    imageUrl: z.string().optional(),
+    /** The build's task, when the journal still offers Resume / Clean up on it. */
+    taskId: z.string().optional(),
+    reason: z.string(),
+  })
+  .strict();
+export type TemplateBuildRow = z.infer<typeof TemplateBuildRow>;
+
+/** An image in `import` content a template build left (journal) or named like a catalogue image's file, that no VM uses. */
+export const ImportImageRow = z
+  .object({
+    node: z.string(),
+    storage: z.string(),
+    volid: z.string(),
+    sizeBytes: z.number(),
+    ageSeconds: z.number().optional(),
+    taskId: z.string().optional(),
+    reason: z.string(),
+  })
+  .strict();
+export type ImportImageRow = z.infer<typeof ImportImageRow>;
+
 export const CleanupReport = z
   .object({
     clusterId: z.string(),
@@ -36,6 +67,10 @@ export const CleanupReport = z
     missingSeed: z.array(VmRow),
     /** VMs named like proxies without the Egress Desk mark: information only, never touched. */
     foreign: z.array(VmRow),
+    /** Template builds that did not finish: VMs carrying a build id that are not templates (issue 14). */
+    templateBuilds: z.array(TemplateBuildRow).optional(),
+    /** Leftover downloaded images in `import` content (issue 14): listed with the reason, not deleted from here. */
+    importImages: z.array(ImportImageRow).optional(),
     /** Nodes whose seeds could not be listed or whose VMs could not all be read. */
     problems: z.array(z.object({ node: z.string(), message: z.string() }).strict()),
   })
@@ -58,6 +93,26 @@ export const cleanupChannels = defineChannels({
       })
       .strict(),
     output: z.object({ taskId: z.string() }).strict(),
+  },
+  /**
+   * Deletes half-built template VMs through the build's own clean-up, one task each: the VM is destroyed only when,
+   * right before the destroy, its description still carries this build id at this VMID and it is not a template.
+   */
+  'cleanup.deleteTemplateBuilds': {
+    input: z
+      .object({
+        clusterId: boundedText(64).min(1),
+        builds: z
+          .array(
+            z
+              .object({ node: boundedText(63).min(1), vmid: z.number().int().min(100).max(999_999_999), buildId: boundedText(128).min(1) })
+              .strict(),
+          )
+          .min(1)
+          .max(50),
+      })
+      .strict(),
+    output: z.object({ taskIds: z.array(z.string()) }).strict(),
   },
 });
 

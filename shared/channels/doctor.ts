@@ -118,6 +118,24 @@ export const TemplateVerdict = z
   .strict();
 export type TemplateVerdict = z.infer<typeof TemplateVerdict>;
 
+/**
+ * One template the saved profile's catalogue names, for one node of the
+ * profile: the VMID a create on that node clones (the entry's per-node one
+ * when it names one, else its default) and the doctor's verdict on it; no
+ * verdict: no VM with that VMID was found.
+ */
+export const CatalogueTemplateCheck = z
+  .object({
+    key: z.string(),
+    node: z.string(),
+    vmid: z.number(),
+    /** The VMID is the entry's `perNode` one for this node (not its default). */
+    perNode: z.boolean(),
+    verdict: TemplateVerdict.optional(),
+  })
+  .strict();
+export type CatalogueTemplateCheck = z.infer<typeof CatalogueTemplateCheck>;
+
 export const DiscoverySection = z
   .object({
     ...sectionBase,
@@ -141,6 +159,8 @@ export const DiscoverySection = z
         ),
         seedStorage: z.object({ storage: z.string(), reason: z.string(), dedicated: z.boolean() }).strict().optional(),
         templates: z.array(TemplateVerdict),
+        /** A saved profile's catalogue, judged per node (absent for a URL-and-token run with no profile). */
+        catalogue: z.array(CatalogueTemplateCheck).optional(),
         bridges: z.array(z.object({ node: z.string(), iface: z.string(), vlanAware: z.boolean() }).strict()),
         vmidRange: z.object({ min: z.number(), max: z.number(), used: z.number(), free: z.number(), usedBy: z.array(z.string()) }).strict(),
         /** Calls the token was not allowed to make, or that failed. */

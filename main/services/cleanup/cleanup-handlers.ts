@@ -7,5 +7,6 @@ export function cleanupHandlers(cleanup: CleanupService): AreaHandlers<typeof cl
   return {
     'cleanup.scan': ({ clusterId, graceMinutes }, ctx) => cleanup.scan(clusterId, graceMinutes, ctx.signal),
     'cleanup.deleteSeeds': ({ clusterId, seeds, dryRun, graceMinutes }) => cleanup.deleteSeeds(clusterId, seeds, dryRun, graceMinutes),
+    'cleanup.deleteTemplateBuilds': ({ clusterId, builds }) => cleanup.deleteTemplateBuilds(clusterId, builds),
   };
 }

@@ -4,7 +4,9 @@ import type { SeedRef } from '../../../shared/channels/tasks';
 import { toProviderError } from '../../core/provider/classify';
 import type { ClusterDirectory } from '../clusters/cluster';
 import type { TaskManager } from '../tasks/task-manager';
+import { AppError } from '../../ipc/app-error';
 import { scanCluster } from './scan';
+import { scanTemplateLeftovers } from './template-leftovers';
 
 export const DEFAULT_GRACE_MINUTES = 15;
 
@@ -25,10 +27,70 @@ export function createCleanupService(o: CleanupOptions) {
         const task = o.tasks.names.busy(clusterId, name);
         return task ? `The task "${task.target}" (${task.state})` : undefined;
       };
+      const at = now();
+      const scan = async (): Promise<CleanupReport> => {
+        const report = await scanCluster({ cluster, graceMinutes, now: at, busyWith, ...(signal ? { signal } : {}) });
+        // What crashed template builds left (issue 14): half-built template VMs and leftover import images.
+        const left = await scanTemplateLeftovers({
+          cluster,
+          resources: await cluster.api.clusterResources('vm', { signal }),
+          builds: o.tasks.templateBuilds(clusterId),
+          graceMinutes,
+          now: at,
+          ...(signal ? { signal } : {}),
+        });
+        const seen = new Set(report.problems.map((p) => `${p.node}/${p.message}`));
+        return {
+          ...report,
+          templateBuilds: left.templateBuilds,
+          importImages: left.importImages,
+          problems: [...report.problems, ...left.problems.filter((p) => !seen.has(`${p.node}/${p.message}`))],
+        };
+      };
       // Proxmox's failures reach the user classified, with a hint, not as an internal error.
-      return scanCluster({ cluster, graceMinutes, now: now(), busyWith, ...(signal ? { signal } : {}) }).catch((e: unknown) => {
+      return scan().catch((e: unknown) => {
         throw toProviderError('list', e);
       });
+    },
+    /**
+     * Half-built template VMs, each through its build's own clean-up (cleanupTemplateBuild): the journal's task when
+     * it still offers Clean up, else a clean-up task made from the scan's row. Either destroys the VM only when its
+     * description still carries this build id at this VMID, right before the destroy, and it is not a template.
+     */
+    deleteTemplateBuilds(clusterId: string, builds: { node: string; vmid: number; buildId: string }[]): { taskIds: string[] } {
+      const cluster = o.directory.get(clusterId);
+      const journal = o.tasks.templateBuilds(clusterId);
+      const taskIds = builds.map((b) => {
+        const known = journal.find((j) => j.buildId === b.buildId);
+        if (known && (known.state === 'running' || known.state === 'queued'))
+          throw new AppError(
+            'permanent',
+            `The template build ${b.buildId} is still running.`,
+            'Cancel it in Tasks first, or let it finish.',
+          );
+        if (known?.open) return o.tasks.cleanUp(known.taskId).taskId;
+        const token = cluster.profile.token;
+        return o.tasks.start(
+          'clean-up-build',
+          clusterId,
+          `half-built template ${b.vmid}`,
+          {
+            kind: 'clean-up-build',
+            ofTaskId: known?.taskId ?? `scan:${b.buildId}`,
+            request: {
+              buildId: b.buildId,
+              node: b.node,
+              image: { kind: 'catalogue', id: 'half-built' },
+              targetStorage: '',
+              bridge: '',
+              tokenId: token.kind === 'secret' ? token.tokenId : '<token id>',
+            },
+            resume: { vmid: b.vmid },
+          },
+          b.node,
+        ).taskId;
+      });
+      return { taskIds };
     },
     deleteSeeds(clusterId: string, seeds: SeedRef[], dryRun: boolean, graceMinutes = DEFAULT_GRACE_MINUTES): { taskId: string } {
       return o.tasks.cleanSeeds(clusterId, seeds, dryRun, graceMinutes);

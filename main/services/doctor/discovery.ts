@@ -6,7 +6,8 @@
 import type { PveApi } from '../../core/pve/api';
 import { isApiError, missingPrivilege } from '../../core/pve/errors';
 import type { ClusterResource } from '../../core/pve/schemas';
-import type { DiscoverySection, SuggestedProfile } from '../../../shared/channels/doctor';
+import type { CatalogueTemplateCheck, DiscoverySection, SuggestedProfile, TemplateVerdict } from '../../../shared/channels/doctor';
+import { templateVmidFor } from '../../core/provider/landing';
 import { BRIDGE_NAME } from '../../../shared/domain/profile';
 import type { DoctorConnection } from './ports';
 import { chooseSeedStorage, DEDICATED_STORAGE_COMMAND, type SeedStorageChoice } from './seed-storage';
@@ -15,7 +16,7 @@ import { suggestedCatalogue, templateVerdict } from './template-verdicts';
 import { DEFAULT_VMID_RANGE, vmidRoom } from './vmid-room';
 
 type Data = DiscoverySection['data'];
-export type Choices = Pick<DoctorConnection, 'nodes' | 'isoStorage' | 'bridge' | 'vlanTag' | 'vmidRange' | 'diskGiB'>;
+export type Choices = Pick<DoctorConnection, 'nodes' | 'isoStorage' | 'bridge' | 'vlanTag' | 'vmidRange' | 'diskGiB' | 'templates'>;
 
 export interface DiscoveryOutcome {
   section: DiscoverySection;
@@ -67,6 +68,7 @@ async function readTemplates(
   api: PveApi,
   resources: readonly ClusterResource[],
   choices: Choices,
+  nodes: readonly string[],
   bridge: string | undefined,
   data: Data,
   signal?: AbortSignal,
@@ -77,6 +79,47 @@ async function readTemplates(
     const config = await attempt(`config of template ${t.vmid}`, data.problems, () => api.vmConfig(t.node!, t.vmid!, { signal }), signal);
     if (config) data.templates.push(templateVerdict(t.vmid!, t.node!, config, needs));
   }
+  if (choices.templates) data.catalogue = await judgeCatalogue(api, resources, choices, nodes, needs, data, signal);
+}
+
+/**
+ * The profile's catalogue, per node: for each entry and each node (the
+ * profile's, and any its `perNode` names), the VMID a create there clones,
+ * with its verdict. A catalogue VMID that is a plain VM (not converted) is
+ * judged too, so its verdict says "make it a template"; one that is not
+ * listed at all has no verdict.
+ */
+async function judgeCatalogue(
+  api: PveApi,
+  resources: readonly ClusterResource[],
+  choices: Choices,
+  nodes: readonly string[],
+  needs: Parameters<typeof templateVerdict>[3],
+  data: Data,
+  signal?: AbortSignal,
+): Promise<CatalogueTemplateCheck[]> {
+  const judged = new Map<number, TemplateVerdict | undefined>(data.templates.map((t) => [t.vmid, t]));
+  const verdictOf = async (vmid: number): Promise<TemplateVerdict | undefined> => {
+    if (judged.has(vmid)) return judged.get(vmid);
+    const vm = resources.find((r) => r.type === 'qemu' && r.vmid === vmid && r.node !== undefined);
+    const config = vm
+      ? await attempt(`config of VM ${vmid}`, data.problems, () => api.vmConfig(vm.node!, vmid, { signal }), signal)
+      : undefined;
+    const verdict = vm && config ? templateVerdict(vmid, vm.node!, config, needs) : undefined;
+    judged.set(vmid, verdict);
+    return verdict;
+  };
+  const rows: CatalogueTemplateCheck[] = [];
+  const entries = Object.entries(choices.templates ?? {}).sort(([a], [b]) => a.localeCompare(b));
+  for (const [key, entry] of entries) {
+    const named = entry.perNode ? Object.keys(entry.perNode) : [];
+    for (const node of [...new Set([...nodes, ...named])].sort()) {
+      const vmid = templateVmidFor(entry, node);
+      const verdict = await verdictOf(vmid);
+      rows.push({ key, node, vmid, perNode: named.includes(node), ...(verdict ? { verdict } : {}) });
+    }
+  }
+  return rows;
 }
 
 /** The profile's bridge, else vmbr0, else the first bridge every node has whose name a profile can hold. */
@@ -111,11 +154,25 @@ function verdict(
     hints.push(`Create a dedicated seed storage: \`${DEDICATED_STORAGE_COMMAND}\`.`);
   }
   const suitable = data.templates.filter((t) => t.suitable);
+  // No suitable template yet is a normal first state (a new cluster): a warning, with the builder as the way out.
+  let lead = '';
   if (suitable.length === 0) {
-    fail.push(
-      data.templates.length === 0 ? 'no template is visible (there is none, or the token lacks VM.Audit)' : 'no template is suitable',
+    lead =
+      data.templates.length === 0
+        ? 'No suitable template was found (the cluster has no template yet, or the token cannot see them: VM.Audit). The template builder can make one: Build a template.'
+        : `No suitable template was found: none of the ${data.templates.length} template(s) is suitable (see each one's reasons). The template builder can make one: Build a template.`;
+    warn.push('no suitable template');
+    hints.push(
+      data.templates.length === 0
+        ? 'Build a template makes one from a cloud image (Debian or Ubuntu) over the API.'
+        : 'Build a template makes one from a cloud image over the API, or fix a listed template as its reasons say.',
     );
-    hints.push('Build one with the template recipe in the user guide (Preparing Proxmox), or fix a listed template as its reasons say.');
+  }
+  for (const row of data.catalogue ?? []) {
+    const which = `template "${row.key}" for ${row.node} (VMID ${row.vmid}${row.perNode ? ', its own' : ''})`;
+    if (!row.verdict) warn.push(`the catalogue's ${which} was not found`);
+    else if (!row.verdict.suitable)
+      warn.push(`the catalogue's ${which} is not suitable: ${row.verdict.problems.map((p) => p.message).join('; ')}`);
   }
   if (!bridge) fail.push(choices.bridge ? `bridge ${choices.bridge} is not on every node` : 'no bridge is on every node');
   else if (choices.vlanTag !== undefined && !bridge.vlanAware) {
@@ -125,14 +182,20 @@ function verdict(
   if (data.vmidRange.free < 10) warn.push(`only ${data.vmidRange.free} free VMIDs in ${data.vmidRange.min}-${data.vmidRange.max}`);
   if (data.problems.length > 0) warn.push(`${data.problems.length} read(s) failed`);
   const found = `${data.nodes.length} node(s), ${suitable.length}/${data.templates.length} suitable template(s), seed storage ${seed?.storage ?? 'none'}, bridge ${bridge?.iface ?? 'none'}, ${data.vmidRange.free} free VMIDs`;
+  const opening = lead ? `${lead} ` : '';
+  const notes = warn.filter((w) => !(lead && w === 'no suitable template'));
   const base =
     fail.length > 0
       ? blocked(
           'fail',
-          `Found ${found}. Missing: ${[...fail, ...warn].join('; ')}.`,
+          `${opening}Found ${found}. Missing: ${[...fail, ...notes].join('; ')}.`,
           hints.join(' ') || 'Fix what is listed, then run the check again.',
         )
-      : passed(warn.length > 0 ? 'warn' : 'ok', `Found ${found}.${warn.length > 0 ? ` Note: ${warn.join('; ')}.` : ''}`, hints.join(' '));
+      : passed(
+          warn.length > 0 ? 'warn' : 'ok',
+          `${opening}Found ${found}.${notes.length > 0 ? ` Note: ${notes.join('; ')}.` : ''}`,
+          hints.join(' '),
+        );
   return { ...base, data };
 }
 
@@ -146,7 +209,7 @@ export async function discover(api: PveApi, choices: Choices, signal?: AbortSign
   const bridge = chooseBridge(data, nodes, choices.bridge);
   const resources = (await attempt('list VMs', data.problems, () => api.clusterResources('vm', { signal }), signal)) ?? [];
   data.vmidRange = vmidRoom(resources, range);
-  await readTemplates(api, resources, choices, bridge?.iface ?? choices.bridge, data, signal);
+  await readTemplates(api, resources, choices, nodes, bridge?.iface ?? choices.bridge, data, signal);
   const seedStorage = chooseSeedStorage(data.isoStorages, nodes, choices.isoStorage);
   if (seedStorage) data.seedStorage = seedStorage;
   const templates = suggestedCatalogue(data.templates);

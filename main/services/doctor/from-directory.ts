@@ -17,6 +17,7 @@ export function profileFromDirectory(directory: ClusterDirectory): ResolveProfil
       nodes: profile.nodes,
       isoStorage: profile.isoStorage,
       vmidRange: profile.vmidRange,
+      templates: profile.templates,
     };
     if (profile.token.kind === 'secret') conn.tokenId = profile.token.tokenId;
     else conn.token = profile.token;

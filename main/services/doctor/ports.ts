@@ -25,6 +25,8 @@ export interface DoctorConnection {
   vmidRange?: { min: number; max: number };
   /** The largest disk size any machine type grows to; a template then needs a boot disk with a size. */
   diskGiB?: number;
+  /** The saved profile's template catalogue: each entry's VMID, and each per-node one, is judged for its node. */
+  templates?: Readonly<Record<string, { vmid: number; perNode?: Readonly<Record<string, number>> | undefined }>>;
 }
 
 /** Resolves a profile id; throws a not-found AppError for an unknown one. */

@@ -138,7 +138,8 @@ export function BuildForm({ profile, value, onChange, preflight: pf, disabled }:
         <div className="builder-checksum">
           <p>
             The checksum is optional for a custom image: when its publisher gives one, paste the line of{' '}
-            <code>{custom.fileName ?? 'the file'}</code> (or its value) and pick its algorithm; the node then checks the download against it.
+            <code>{custom.fileName ?? 'the file'}</code> (or its value) and pick its algorithm; the node then checks the download against
+            it.
           </p>
           <div className="field-row">
             <Field label="Checksum algorithm">

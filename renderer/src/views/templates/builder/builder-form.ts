@@ -1,12 +1,7 @@
 /** The builder form's state and the request it makes (issue 14). Pure: no store, no DOM. */
 import type { BuildPreflightView, BuildTemplateInput } from '../../../../../shared/channels/templates';
 import { customImageUrlProblem, customImageFileName } from '../../../../../shared/domain/custom-image-url';
-import {
-  catalogueImage,
-  checksumFromPaste,
-  CUSTOM_IMAGE,
-  type ChecksumAlgorithm,
-} from '../../../../../shared/domain/image-catalogue';
+import { catalogueImage, checksumFromPaste, CUSTOM_IMAGE, type ChecksumAlgorithm } from '../../../../../shared/domain/image-catalogue';
 import type { ProfileSummary } from '../../../../../shared/domain/profile';
 
 export const DEFAULT_IMAGE = 'debian-13-amd64';
