@@ -13,7 +13,6 @@ import { createTaskServices, type TaskServicesOptions } from '../services/tasks/
 import { inventoryFeed } from '../services/tasks/address-watch';
 import { limitsFromSettings } from '../services/tasks/limits-from-settings';
 import { eventNotifier } from '../services/tasks/notifier';
-import { journalNotices } from '../services/tasks/journal';
 import { securePrivateDataDir } from '../services/profiles/data-dir';
 import { startDemoCluster } from '../services/demo/demo-cluster';
 import { createProfileService, profilesHandlers, type DocumentStoreOpener, type ProfileService } from '../services/profiles';
@@ -98,14 +97,21 @@ export function composeApp(options: ComposeOptions): ComposedApp {
     runDoctor: async (clusterId, signal) => {
       const report = await runDoctor({ profileId: clusterId }, { logger: logger.child({ part: 'doctor' }), signal, resolveProfile });
       const blocking = [report.tls, report.token, report.discovery, report.privileges].find((section) => section.status === 'fail');
+      // A reachable cluster with no suitable template yet is a normal first state (a warning), not ready for proxies.
+      const hasTemplate = report.discovery.data?.templates.some((t) => t.suitable) ?? false;
+      const readyMessage = hasTemplate
+        ? 'The cluster is ready for proxies.'
+        : 'The cluster is reachable, but no suitable template was found: build one in Templates.';
       return {
-        message: report.ready ? 'The cluster is ready for proxies.' : (blocking?.message ?? 'The cluster needs attention: see the report.'),
+        message: report.ready ? readyMessage : (blocking?.message ?? 'The cluster needs attention: see the report.'),
       };
     },
     // A built template lands in the profile's catalogue (issue 14).
     templateBuild: { catalogue: profileCatalogue(profiles) },
     // How much runs at once (Settings, over the defaults); changed live below.
     limits: limitsFromSettings(profiles.settings()),
+    // The tasks snapshot's notices carry the profile file's too (a data folder it could not write at start).
+    notices: () => profiles.notices(),
     ...options.tasks,
   });
   taskHistory.proxyOrigin = taskServices.tasks.proxyOrigin;
@@ -120,12 +126,6 @@ export function composeApp(options: ComposeOptions): ComposedApp {
     ...profilesHandlers(profiles, bus),
     ...doctorHandlers({ logger: logger.child({ part: 'doctor' }), bus, resolveProfile }),
     ...taskServices.handlers,
-    // The tasks snapshot carries what the journal has to say: unreadable lines kept aside, or why tasks are refused.
-    'tasks.list': async (input, ctx) => {
-      const snapshot = await taskServices.handlers['tasks.list'](input, ctx);
-      const notices = journalNotices(taskServices.tasks.journalPath);
-      return notices.length > 0 ? { ...snapshot, notices } : snapshot;
-    },
     ...monitoring.handlers,
     ...templatesHandlers({ directory: profiles.directory, tasks: taskServices.tasks, catalogue: profileCatalogue(profiles) }),
   };
