@@ -71,3 +71,13 @@ export function formatLatency(ms: number | undefined): string {
   if (ms === undefined || !Number.isFinite(ms)) return '—';
   return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`;
 }
+
+const pad = (n: number) => String(n).padStart(2, '0');
+
+/** An ISO instant as local "2026-01-31 14:05:09", as the Proxmox task list shows start times. */
+export function formatDateTime(iso: string | undefined): string {
+  if (!iso) return '—';
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return '—';
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
+}

@@ -2,8 +2,9 @@
  * Tasks end to end: a create whose clone hangs is left running when the
  * host process stops; a new host on the same data folder lists it as
  * interrupted, and Resume finishes it. The status bar counts running tasks
- * from any view, and a task's Proxmox log is still there after leaving the
- * Tasks view and coming back.
+ * from any view and opens the task panel, one click from a task's log; a
+ * task's Proxmox log is still there after leaving the Tasks view and coming
+ * back.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -57,6 +58,27 @@ describe.skipIf(skipReason !== undefined)('tasks across a restart of the host pr
     await expect.poll(() => details().getByRole('region', { name: 'Steps' }).textContent(), poll).toMatch(/running\s*Clone/i);
     await page.getByRole('button', { name: 'Overview' }).click();
     expect(await page.getByRole('status', { name: 'Running tasks' }).textContent()).toBe('1 task running');
+  });
+
+  it('the status bar opens the task panel from another view; one click there shows the task and its log', async () => {
+    await page.getByRole('button', { name: 'Nodes', exact: true }).click();
+    await page.getByRole('status', { name: 'Running tasks' }).getByRole('button', { name: '1 task running' }).click();
+    const panel = page.getByRole('region', { name: 'Running and recent tasks' });
+    const row = panel.getByRole('row').filter({ hasText: 'Create e2e-resume' });
+    await expect.poll(() => row.textContent(), poll).toMatch(/running/);
+    expect(await row.textContent()).toMatch(/\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}/);
+    await page.screenshot({ path: screenshotPath('task-panel.png') });
+    await panel.getByRole('button', { name: 'Show the log of Create e2e-resume' }).click();
+    expect(await page.getByRole('region', { name: 'Running and recent tasks' }).count()).toBe(0);
+    expect(await page.getByRole('heading', { name: 'Tasks', level: 1 }).isVisible()).toBe(true);
+    await expect.poll(() => details().getByRole('log').textContent(), poll).toMatch(/\S/);
+    expect(
+      await page
+        .getByRole('table', { name: 'Tasks' })
+        .getByRole('row', { name: /Create e2e-resume/ })
+        .getAttribute('aria-current'),
+    ).toBe('true');
+    await page.getByRole('button', { name: 'Overview' }).click();
   });
 
   it('keeps the task log after leaving the Tasks view', async () => {

@@ -1,14 +1,35 @@
 import { useConnection } from '../stores/connection';
+import { useTaskPanel } from '../stores/task-panel';
 import { countRunning, useTasks } from '../stores/tasks';
 import { useUi, type ThemeChoice } from '../stores/ui';
 import { useNewProxyShortcut } from '../views/create/open-state';
+import { TASK_PANEL_ID, TaskPanel } from './TaskPanel';
 
-/** Running and queued tasks, on screen from any view (a status, not a button, so "Tasks" names one control only). */
+/**
+ * Running and queued tasks, on screen from any view. With none it is plain words that do nothing; while tasks run
+ * the count is a button that opens the task panel (running and recent tasks, each one click from its log).
+ */
 function RunningTasks() {
   const running = useTasks((s) => countRunning(s.tasks));
+  const open = useTaskPanel((s) => s.open);
+  const toggle = useTaskPanel((s) => s.toggle);
+  const words = `${running} ${running === 1 ? 'task' : 'tasks'} running`;
   return (
-    <span role="status" aria-label="Running tasks" className={`running-tasks${running ? ' busy' : ''}`}>
-      {running === 0 ? 'No task running' : `${running} ${running === 1 ? 'task' : 'tasks'} running`}
+    <span role="status" aria-label="Running tasks" className="running-tasks">
+      {running === 0 ? (
+        'No task running'
+      ) : (
+        <button
+          type="button"
+          className="running-tasks-toggle"
+          aria-expanded={open}
+          aria-controls={open ? TASK_PANEL_ID : undefined}
+          title={open ? 'Hide the task panel' : 'Show running and recent tasks'}
+          onClick={toggle}
+        >
+          {words}
+        </button>
+      )}
     </span>
   );
 }
@@ -23,6 +44,7 @@ export function StatusBar() {
   useNewProxyShortcut();
   return (
     <footer className="status-bar">
+      <TaskPanel />
       <span role="status" aria-label="Connection" className={`link link-${link}`}>
         <span className="dot" aria-hidden="true" />
         {linkText[link]}

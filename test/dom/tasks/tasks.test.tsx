@@ -154,8 +154,15 @@ describe('tasks store and view', () => {
       task('c2', { parentId: 'p', target: 'edge-2', state: 'succeeded' }),
     ]);
     render(<TasksView />);
-    const list = await screen.findByRole('list', { name: 'Tasks' });
-    expect(within(list).getAllByRole('listitem')).toHaveLength(1);
+    const table = await screen.findByRole('table', { name: 'Tasks' });
+    // One row per task: the parent, then its proxies under it (not again on their own).
+    const rows = within(table).getAllByRole('row').slice(1);
+    expect(rows.map((r) => within(r).getByRole('rowheader').textContent)).toEqual([
+      'Create 5 proxies',
+      '↳ Create edge-1',
+      '↳ Create edge-2',
+    ]);
+    expect(rows.map((r) => r.className)).toEqual(['', 'dt-child', 'dt-child']);
     const details = screen.getByRole('article', { name: 'Task Create 5 proxies' });
     fireEvent.click(within(details).getByRole('button', { name: 'edge-2' }));
     expect(screen.getByRole('article', { name: 'Task Create edge-2' })).toBeTruthy();

@@ -13,3 +13,4 @@ export { SearchInput, type SearchInputProps } from './SearchInput';
 export { CopyButton } from './CopyButton';
 export { Field } from './Field';
 export { isDialogOpen } from './focusable';
+export { DataTable, sortRows, type DataColumn, type DataSelection, type DataTableProps, type SortState } from './DataTable';

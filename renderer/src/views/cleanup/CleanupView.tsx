@@ -11,11 +11,13 @@ import { ErrorNotice } from '../../components/common/ErrorNotice';
 import { Toolbar } from '../../components/common/Toolbar';
 import { formatRelativeTime } from '../../format';
 import { seedKey, useCleanup } from '../../stores/cleanup';
+import { useActionsAvailable } from '../../stores/connection';
 import { useInventory } from '../../stores/inventory';
 import { ViewFrame } from '../Placeholder';
 import { RunSummary } from './RunSummary';
 import { SeedTable } from './SeedTable';
 import { GraceInput } from './GraceInput';
+import { TemplateLeftovers } from './TemplateLeftovers';
 import { VmList } from './VmList';
 import './cleanup.css';
 
@@ -23,6 +25,7 @@ export function CleanupView() {
   const clusters = useInventory((s) => s.clusters);
   const s = useCleanup();
   const [confirming, setConfirming] = useState(false);
+  const actions = useActionsAvailable();
   const firstCluster = clusters[0]?.clusterId;
 
   useEffect(() => {
@@ -53,7 +56,13 @@ export function CleanupView() {
         <button type="button" disabled={chosen.length === 0 || s.submitting} onClick={() => void s.deleteSelected(true)}>
           Dry run
         </button>
-        <button type="button" className="danger" disabled={chosen.length === 0 || s.submitting} onClick={() => setConfirming(true)}>
+        <button
+          type="button"
+          className="danger"
+          disabled={chosen.length === 0 || s.submitting || !actions.enabled}
+          title={actions.reason}
+          onClick={() => setConfirming(true)}
+        >
           Delete selected{chosen.length ? ` (${chosen.length})` : ''}
         </button>
       </Toolbar>
@@ -103,6 +112,9 @@ export function CleanupView() {
             vms={report.missingSeed}
             note="Marked VMs whose seed ISO is not on the ISO storage; they cannot be rebuilt from it."
           />
+          {s.clusterId && (report.templateBuilds !== undefined || report.importImages !== undefined) && (
+            <TemplateLeftovers clusterId={s.clusterId} builds={report.templateBuilds ?? []} images={report.importImages ?? []} />
+          )}
           <VmList
             label="Foreign look-alikes"
             vms={report.foreign}

@@ -1,5 +1,13 @@
 /** VMs the scan found worth a look (half-built, missing their seed, foreign look-alikes), each with the reason. */
 import type { VmRow } from '../../../../shared/channels/cleanup';
+import { DataTable, type DataColumn } from '../../components/common';
+
+const columns: DataColumn<VmRow>[] = [
+  { id: 'name', header: 'Name', sortValue: (v) => v.name, cell: (v) => v.name },
+  { id: 'vmid', header: 'VMID', sortValue: (v) => v.vmid, cell: (v) => v.vmid },
+  { id: 'node', header: 'Node', sortValue: (v) => v.node, cell: (v) => v.node },
+  { id: 'reason', header: 'Why', cell: (v) => v.reason },
+];
 
 export function VmList({ label, vms, note }: { label: string; vms: VmRow[]; note: string }) {
   return (
@@ -8,28 +16,7 @@ export function VmList({ label, vms, note }: { label: string; vms: VmRow[]; note
         {label} ({vms.length})
       </h2>
       <p className="muted">{note}</p>
-      {vms.length > 0 && (
-        <table className="data-table" aria-label={label}>
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">VMID</th>
-              <th scope="col">Node</th>
-              <th scope="col">Why</th>
-            </tr>
-          </thead>
-          <tbody>
-            {vms.map((v) => (
-              <tr key={`${v.node}/${v.vmid}`}>
-                <td>{v.name}</td>
-                <td>{v.vmid}</td>
-                <td>{v.node}</td>
-                <td>{v.reason}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
+      <DataTable label={label} columns={columns} rows={vms} rowKey={(v) => `${v.node}/${v.vmid}`} />
     </section>
   );
 }

@@ -67,7 +67,13 @@ function columns(onOpen: (ref: NodeRef) => void): DataColumn<Row>[] {
         />
       ),
     },
-    { id: 'uptime', header: 'Uptime', sortValue: (r) => r.node.uptimeSeconds, priority: 2, cell: (r) => formatDuration(r.node.uptimeSeconds) },
+    {
+      id: 'uptime',
+      header: 'Uptime',
+      sortValue: (r) => r.node.uptimeSeconds,
+      priority: 2,
+      cell: (r) => formatDuration(r.node.uptimeSeconds),
+    },
     { id: 'storages', header: 'Storages', priority: 3, cell: (r) => r.node.storages.map((s) => s.storage).join(', ') || '—' },
     { id: 'proxies', header: 'Proxies', align: 'end', sortValue: (r) => r.proxies, cell: (r) => r.proxies },
   ];

@@ -1,8 +1,9 @@
 /** The Nodes view: the table of every node, or one node drilled into. */
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { EmptyState, ErrorNotice } from '../../components/common';
 import { useHealth } from '../../stores/health';
 import { useInventory } from '../../stores/inventory';
+import { useUi } from '../../stores/ui';
 import { ViewFrame } from '../Placeholder';
 import { NodeDetail } from './NodeDetail';
 import { NodesTable, type NodeRef } from './NodesTable';
@@ -13,7 +14,14 @@ export function NodesView() {
   const error = useInventory((s) => s.error);
   const reload = useInventory((s) => s.reload);
   const health = useHealth((s) => s.clusters);
-  const [open, setOpen] = useState<NodeRef>();
+  // A link from another view (an Overview node row) opens that node's page, from the first paint on.
+  const nodeRequest = useUi((s) => s.nodeRequest);
+  const [open, setOpen] = useState<NodeRef | undefined>(nodeRequest);
+  useEffect(() => {
+    if (!nodeRequest) return;
+    setOpen(nodeRequest);
+    useUi.getState().clearNodeRequest();
+  }, [nodeRequest]);
 
   const cluster = open && clusters.find((c) => c.clusterId === open.clusterId);
   const node = open && cluster?.nodes.find((n) => n.node === open.node);

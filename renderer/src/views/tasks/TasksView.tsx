@@ -35,6 +35,7 @@ export function TasksView() {
   const tasks = useTasks((s) => s.tasks);
   const loaded = useTasks((s) => s.loaded);
   const error = useTasks((s) => s.error);
+  const notices = useTasks((s) => s.notices);
   const reload = useTasks((s) => s.reload);
   const selectedId = useTasks((s) => s.selectedId);
   const select = useTasks((s) => s.select);
@@ -48,7 +49,9 @@ export function TasksView() {
   const top = all.filter((t) => !t.parentId || !tasks[t.parentId]);
   const childrenOf = (t: TaskView) => (t.childIds ?? []).flatMap((id) => (tasks[id] ? [tasks[id]] : []));
   const matches = (t: TaskView) =>
-    stateChoices[stateFilter].test(t) && (!clusterFilter || t.clusterId === clusterFilter) && (!kindFilter || kindLabel[t.kind] === kindFilter);
+    stateChoices[stateFilter].test(t) &&
+    (!clusterFilter || t.clusterId === clusterFilter) &&
+    (!kindFilter || kindLabel[t.kind] === kindFilter);
   const rows = top.filter((t) => matches(t) || childrenOf(t).some(matches));
   const selected = (selectedId ? tasks[selectedId] : undefined) ?? rows[0];
   const now = useNow(all.some(isLive));
@@ -60,6 +63,16 @@ export function TasksView() {
   return (
     <ViewFrame title="Tasks">
       {error && <ErrorNotice error={error} title="The tasks could not be loaded" onRetry={() => void reload()} />}
+      {notices.length > 0 && (
+        <div className="notice warn-notice" role="status" aria-label="Data folder notices">
+          <strong>The data folder needs attention</strong>
+          <ul>
+            {notices.map((n) => (
+              <li key={n}>{n}</li>
+            ))}
+          </ul>
+        </div>
+      )}
       {loaded && top.length === 0 ? (
         <EmptyState
           title="No tasks yet"

@@ -114,7 +114,12 @@ export function taskColumns({ now, cluster, onOpen }: TaskColumnOptions) {
       priority: 2,
       sortValue: (t) => t.progress,
       cell: (t) => (
-        <ProgressBar label={`Progress of ${t.target}`} value={t.progress * 100} detail={currentStep(t)} tone={progressTone(t.state, t.address)} />
+        <ProgressBar
+          label={`Progress of ${t.target}`}
+          value={t.progress * 100}
+          detail={currentStep(t)}
+          tone={progressTone(t.state, t.address)}
+        />
       ),
     },
   } satisfies Record<string, DataColumn<TaskView>>;

@@ -29,7 +29,13 @@ export function DiscoveredTable({ profile, verdicts, editable, onAdd }: Discover
       id: 'actions',
       header: 'Actions',
       cell: (v) => (
-        <button type="button" aria-label={`Add ${v.name} to the catalogue`} disabled={!editable} title={addTitle(v, editable)} onClick={() => onAdd(v)}>
+        <button
+          type="button"
+          aria-label={`Add ${v.name} to the catalogue`}
+          disabled={!editable}
+          title={addTitle(v, editable)}
+          onClick={() => onAdd(v)}
+        >
           Add
         </button>
       ),

@@ -11,7 +11,12 @@ type Check = PrivilegesSection['data']['checks'][number];
 const columns: DataColumn<Check>[] = [
   { id: 'path', header: 'Path', rowHeader: true, sortValue: (c) => c.path, cell: (c) => c.path },
   { id: 'role', header: 'Role', sortValue: (c) => c.role, cell: (c) => c.role },
-  { id: 'missing', header: 'Missing', sortValue: (c) => c.missing.length, cell: (c) => (c.missing.length ? c.missing.join(', ') : 'nothing') },
+  {
+    id: 'missing',
+    header: 'Missing',
+    sortValue: (c) => c.missing.length,
+    cell: (c) => (c.missing.length ? c.missing.join(', ') : 'nothing'),
+  },
 ];
 
 export function PrivilegesStep({
