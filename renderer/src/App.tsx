@@ -1,8 +1,14 @@
 import { useEffect } from 'react';
+import { ConnectionBanner, StaleFrame } from './components/ConnectionBanner';
+import { LeaveGuard } from './components/LeaveGuard';
 import { Nav } from './components/Nav';
+import { SecretBanner } from './components/SecretBanner';
+import { MAIN_CONTENT_ID, ShortcutHelp, SkipLink } from './components/Shortcuts';
+import { Toasts } from './components/Toasts';
 import { StatusBar } from './components/StatusBar';
 import { useUi, resolveTheme, views } from './stores/ui';
 import { CurrentView } from './views';
+import { TemplateBuilderHost } from './views/templates/builder/BuildTemplateDialog';
 
 function useThemeOnDocument() {
   const theme = useUi((s) => s.theme);
@@ -40,11 +46,20 @@ export function App() {
   useViewShortcuts();
   return (
     <div className="app">
+      <SkipLink />
       <Nav />
-      <main className="content">
-        <CurrentView view={view} />
+      <main className="content" id={MAIN_CONTENT_ID} tabIndex={-1}>
+        <ConnectionBanner />
+        <SecretBanner />
+        <StaleFrame>
+          <CurrentView view={view} />
+        </StaleFrame>
       </main>
       <StatusBar />
+      <ShortcutHelp />
+      <Toasts />
+      <TemplateBuilderHost />
+      <LeaveGuard />
     </div>
   );
 }

@@ -130,7 +130,16 @@ export const TokenSecret = boundedText(512).min(
 );
 
 export const PollIntervals = z
-  .object({ healthSeconds: z.number().min(1).max(3600), inventorySeconds: z.number().min(1).max(3600) })
+  .object({
+    healthSeconds: z
+      .number({ error: 'The health check interval must be a number of seconds.' })
+      .min(1, 'Check health at most once a second: enter 1 or more seconds.')
+      .max(3600, 'Check health at least once an hour: enter at most 3600 seconds.'),
+    inventorySeconds: z
+      .number({ error: 'The inventory refresh interval must be a number of seconds.' })
+      .min(1, 'Refresh the inventory at most once a second: enter 1 or more seconds.')
+      .max(3600, 'Refresh the inventory at least once an hour: enter at most 3600 seconds.'),
+  })
   .strict();
 export type PollIntervals = z.infer<typeof PollIntervals>;
 
@@ -234,7 +243,11 @@ export const AppSettings = z
     /** The URL the proxy check fetches through a proxy: http(s), no credentials (shared/domain/proxy-check-url.ts). */
     proxyCheckUrl: ProxyCheckUrl,
     /** Seeds and half-built proxies younger than this are never offered for cleanup. */
-    cleanupGraceMinutes: z.number().int().min(1).max(10_080),
+    cleanupGraceMinutes: z
+      .number({ error: 'The cleanup grace must be a number of minutes.' })
+      .int('The cleanup grace must be a whole number of minutes.')
+      .min(1, 'Give a cleanup grace of at least 1 minute.')
+      .max(10_080, 'Give a cleanup grace of at most 10080 minutes (one week).'),
     /** Used by clusters whose profile sets no poll intervals. */
     pollIntervals: PollIntervals,
     /** Optional: absent means the defaults (defaultTaskLimits); each number may be left out alone. */

@@ -1,5 +1,7 @@
 /** View selection and theme: pure presentation state, kept in the renderer. */
 import { create } from 'zustand';
+import { leaveAllowed } from './unsaved';
+import type { VmRowState } from '../../../shared/channels/inventory';
 
 export const views = [
   { id: 'overview', label: 'Overview' },
@@ -24,17 +26,50 @@ function storedTheme(): ThemeChoice {
   }
 }
 
+/** What the Proxies view should filter by when opened from a link (the Overview's counts). */
+export interface ProxiesFilterRequest {
+  clusterId?: string;
+  state?: VmRowState;
+  node?: string;
+}
+
+/** The node the Nodes view should open when navigated to from a link (the Overview's node rows). */
+export interface NodeRequest {
+  clusterId: string;
+  node: string;
+}
+
 export interface UiState {
   view: ViewId;
   theme: ThemeChoice;
+  /** Set by `openProxies`, taken (and cleared) by the Proxies view. */
+  proxiesFilter: ProxiesFilterRequest | undefined;
+  /** Set by `openNode`, taken (and cleared) by the Nodes view. */
+  nodeRequest: NodeRequest | undefined;
   setView(view: ViewId): void;
   setTheme(theme: ThemeChoice): void;
+  /** Shows the Proxies view filtered as asked. */
+  openProxies(filter: ProxiesFilterRequest): void;
+  /** Shows one node's page in the Nodes view. */
+  openNode(request: NodeRequest): void;
+  /** Clear a request once its view has applied it. */
+  clearProxiesFilter(): void;
+  clearNodeRequest(): void;
 }
 
-export const useUi = create<UiState>((set) => ({
+export const useUi = create<UiState>((set, get) => ({
   view: 'overview',
   theme: storedTheme(),
-  setView: (view) => set({ view }),
+  proxiesFilter: undefined,
+  nodeRequest: undefined,
+  // Asks first while a section holds unsaved edits (stores/unsaved.ts).
+  setView: (view) => {
+    if (leaveAllowed(view, get().view)) set({ view });
+  },
+  openProxies: (proxiesFilter) => set({ view: 'proxies', proxiesFilter }),
+  openNode: (nodeRequest) => set({ view: 'nodes', nodeRequest }),
+  clearProxiesFilter: () => set({ proxiesFilter: undefined }),
+  clearNodeRequest: () => set({ nodeRequest: undefined }),
   setTheme: (theme) => {
     try {
       globalThis.localStorage?.setItem(THEME_KEY, theme);

@@ -4,7 +4,7 @@
  * Nothing else in the renderer knows which one it has.
  */
 import type { DesktopApi } from '../../../shared/api';
-import { createWsBridge, keyFromLocation, type LinkState } from './ws-bridge';
+import { createWsBridge, keyFromLocation, type LinkState, type UnansweredRequest } from './ws-bridge';
 
 declare global {
   interface Window {
@@ -12,14 +12,14 @@ declare global {
   }
 }
 
-export function connectToMain(onState: (state: LinkState) => void): DesktopApi {
+export function connectToMain(onState: (state: LinkState) => void, onUnanswered?: (request: UnansweredRequest) => void): DesktopApi {
   if (window.egressDesk) {
     onState('open');
     return window.egressDesk;
   }
   const key = encodeURIComponent(keyFromLocation(window.location));
   const url = `ws://${window.location.host}/ipc?key=${key}`;
-  return createWsBridge(url, onState);
+  return createWsBridge(url, onState, { onUnanswered });
 }
 
-export type { LinkState };
+export type { LinkState, UnansweredRequest };

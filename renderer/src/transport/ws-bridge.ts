@@ -1,29 +1,92 @@
 /**
  * The browser-mode transport: the contract over a WebSocket to the loopback
  * host. The run key comes from the page URL's fragment (never sent to a
- * server in a Referer or a log). Requests that are in flight when the socket
- * drops fail with a transient error; the bridge reconnects with backoff.
+ * server in a Referer or a log). The bridge reconnects with backoff (at
+ * most MAX_RETRY_MS apart) for as long as the page is open; the host reuses
+ * its port and run key across restarts (main/host/run-state.ts), so the
+ * page finds a restarted main by itself.
+ *
+ * No request is silently lost. Each carries an id. One made while there is
+ * no link waits for it at most NOT_SENT_TIMEOUT_MS, then fails as "not
+ * sent". One that went out and whose answer the dropped link took with it
+ * fails at once: a read as lost (asking again is safe), a change as "may
+ * not have completed", and the change is also reported through
+ * `onUnanswered`, so the window can say "unknown outcome: check Tasks"
+ * once it is back.
+ *
  * The host says on connect how big a frame it takes (`hello`); a request
  * bigger than that is answered here with an invalid-input error and never
  * sent, and if one reaches the host anyway (sent before the hello), the
  * host's 1009 close fails the pending requests with that reason, not a hang.
  */
 import { buildDesktopApi, type DesktopApi, type TransportPort } from '../../../shared/api';
-import type { EventName } from '../../../shared/contract';
+import type { ChannelName, EventName } from '../../../shared/contract';
 import type { Envelope } from '../../../shared/errors';
+import { isReadChannel } from './read-channels';
 
 export type LinkState = 'connecting' | 'open' | 'closed';
 
-interface Pending {
-  resolve: (value: Envelope<unknown>) => void;
+/** A request that changes something, sent to main, whose answer never came because the link dropped. */
+export interface UnansweredRequest {
+  id: number;
+  channel: ChannelName;
+  /** When it was sent (epoch ms). */
+  sentAt: number;
 }
 
-const lostConnection: Envelope<never> = {
+export interface WsBridgeOptions {
+  /** A write whose answer was lost with the link: its outcome is unknown until the window checks (Tasks). */
+  onUnanswered?: (request: UnansweredRequest) => void;
+  /** How long a request may wait for the link before it fails as not sent (default NOT_SENT_TIMEOUT_MS). */
+  notSentTimeoutMs?: number;
+  /** Longest wait between reconnect attempts (default MAX_RETRY_MS). */
+  maxRetryMs?: number;
+  /** The WebSocket class (tests pass one that sets the page's Origin). */
+  WebSocketImpl?: typeof WebSocket;
+}
+
+/** A request waits at most this long for a link to main before failing as not sent. */
+export const NOT_SENT_TIMEOUT_MS = 4000;
+/** Reconnect attempts back off to this at most, so a restarted main is found within a couple of seconds. */
+export const MAX_RETRY_MS = 2000;
+
+interface Pending {
+  channel: ChannelName;
+  resolve: (value: Envelope<unknown>) => void;
+  /** Set once the frame went out on an open socket. */
+  sentAt?: number;
+  /** The not-sent timer while the frame waits in the queue. */
+  timer?: ReturnType<typeof setTimeout>;
+  frame: string;
+}
+
+/** The request never left this window: main did nothing with it. */
+export const notSent: Envelope<never> = {
   ok: false,
   error: {
     kind: 'transient',
-    message: 'The connection to Egress Desk was lost before it answered.',
-    hint: 'Wait for it to reconnect, then try again.',
+    message: "Egress Desk's main process did not answer: the request was not sent.",
+    hint: 'Nothing was changed. Wait for the connection to come back, then try again.',
+  },
+};
+
+/** The request reached main but the link dropped before its answer: a write may or may not have happened. */
+export const mayNotHaveCompleted: Envelope<never> = {
+  ok: false,
+  error: {
+    kind: 'transient',
+    message: "Egress Desk's main process did not answer: the request may not have completed.",
+    hint: 'When the connection is back, check Tasks to see whether it ran before trying again.',
+  },
+};
+
+/** A read lost with the link: nothing changed, asking again is safe. */
+const readLost: Envelope<never> = {
+  ok: false,
+  error: {
+    kind: 'transient',
+    message: "Egress Desk's main process did not answer: the connection was lost before it replied.",
+    hint: 'Nothing was changed. Wait for the connection to come back, then try again.',
   },
 };
 
@@ -61,9 +124,11 @@ export function keyFromLocation(loc: Location): string {
   return new URLSearchParams(loc.hash.replace(/^#/, '')).get('key') ?? '';
 }
 
-export function createWsBridge(socketUrl: string, onState: (state: LinkState) => void): DesktopApi {
+export function createWsBridge(socketUrl: string, onState: (state: LinkState) => void, options: WsBridgeOptions = {}): DesktopApi {
+  const Impl = options.WebSocketImpl ?? WebSocket;
+  const notSentTimeoutMs = options.notSentTimeoutMs ?? NOT_SENT_TIMEOUT_MS;
+  const maxRetryMs = options.maxRetryMs ?? MAX_RETRY_MS;
   const pending = new Map<number, Pending>();
-  const queue: string[] = [];
   const listeners = new Map<EventName, Set<(payload: unknown) => void>>();
   let nextId = 1;
   let socket: WebSocket | undefined;
@@ -71,19 +136,45 @@ export function createWsBridge(socketUrl: string, onState: (state: LinkState) =>
   /** The host's frame limit, from its hello; unknown until then. */
   let maxFrameBytes: number | undefined;
 
+  const settle = (id: number, answer: Envelope<unknown>) => {
+    const p = pending.get(id);
+    if (!p) return;
+    pending.delete(id);
+    if (p.timer !== undefined) clearTimeout(p.timer);
+    p.resolve(answer);
+  };
+
+  /** Sends a queued request on the open socket; it now waits for its answer, with no timer (a create may take long). */
+  const transmit = (ws: WebSocket, id: number, p: Pending) => {
+    if (p.timer !== undefined) clearTimeout(p.timer);
+    p.timer = undefined;
+    p.sentAt = Date.now();
+    try {
+      ws.send(p.frame);
+    } catch {
+      settle(id, notSent);
+    }
+  };
+
   const connect = () => {
     onState('connecting');
-    const ws = new WebSocket(socketUrl);
+    let ws: WebSocket;
+    try {
+      ws = new Impl(socketUrl);
+    } catch {
+      setTimeout(connect, retryMs);
+      return;
+    }
     socket = ws;
     ws.onopen = () => {
       retryMs = 250;
       onState('open');
-      for (const frame of queue.splice(0)) ws.send(frame);
+      for (const [id, p] of [...pending]) if (p.sentAt === undefined) transmit(ws, id, p);
     };
     ws.onmessage = (ev: MessageEvent<string>) => {
       let msg: { type?: string; id?: number; result?: Envelope<unknown>; name?: EventName; payload?: unknown; maxFrameBytes?: unknown };
       try {
-        msg = JSON.parse(ev.data) as typeof msg;
+        msg = JSON.parse(String(ev.data)) as typeof msg;
       } catch {
         return;
       }
@@ -91,19 +182,27 @@ export function createWsBridge(socketUrl: string, onState: (state: LinkState) =>
       if (msg.type === 'hello' && typeof msg.maxFrameBytes === 'number' && msg.maxFrameBytes > 0) {
         maxFrameBytes = msg.maxFrameBytes;
       } else if (msg.type === 'response' && msg.id !== undefined && msg.result) {
-        pending.get(msg.id)?.resolve(msg.result);
-        pending.delete(msg.id);
+        settle(msg.id, msg.result);
       } else if (msg.type === 'event' && msg.name) {
         for (const l of listeners.get(msg.name) ?? []) l(msg.payload);
       }
     };
     ws.onclose = (ev: CloseEvent) => {
+      if (socket !== ws) return;
+      socket = undefined;
       onState('closed');
-      const reason = ev.code === CLOSE_MESSAGE_TOO_BIG ? closedTooLarge : lostConnection;
-      for (const p of pending.values()) p.resolve(reason);
-      pending.clear();
+      // Every request that went out on this socket ends now; those still queued keep their not-sent timer.
+      for (const [id, p] of [...pending]) {
+        if (p.sentAt === undefined) continue;
+        if (ev.code === CLOSE_MESSAGE_TOO_BIG) settle(id, closedTooLarge);
+        else if (isReadChannel(p.channel)) settle(id, readLost);
+        else {
+          options.onUnanswered?.({ id, channel: p.channel, sentAt: p.sentAt });
+          settle(id, mayNotHaveCompleted);
+        }
+      }
       setTimeout(connect, retryMs);
-      retryMs = Math.min(retryMs * 2, 5000);
+      retryMs = Math.min(retryMs * 2, maxRetryMs);
     };
   };
   connect();
@@ -117,9 +216,11 @@ export function createWsBridge(socketUrl: string, onState: (state: LinkState) =>
         if (bytes > maxFrameBytes) return Promise.resolve(tooLarge(bytes, maxFrameBytes));
       }
       return new Promise((resolve) => {
-        pending.set(id, { resolve });
-        if (socket?.readyState === WebSocket.OPEN) socket.send(frame);
-        else queue.push(frame);
+        const p: Pending = { channel, resolve, frame };
+        pending.set(id, p);
+        if (socket?.readyState === Impl.OPEN) transmit(socket, id, p);
+        // No link: it waits for one, but never longer than the timeout, and then it was never sent.
+        else p.timer = setTimeout(() => settle(id, notSent), notSentTimeoutMs);
       });
     },
     listen(event, listener) {

@@ -3,12 +3,14 @@
  * shared settings schema before saving (the one main checks with): a refused
  * value is named next to its field, nothing is sent and "Saved." is not shown.
  */
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { AppSettings } from '../../../../shared/domain/profile';
 import { DEFAULT_PROXY_CHECK_URL } from '../../../../shared/domain/proxy-check-url';
 import type { AppErrorValue } from '../../../../shared/errors';
 import { ErrorNotice, Field } from '../../components/common';
+import { useActionsAvailable } from '../../stores/connection';
 import { useSettings } from '../../stores/settings';
+import { useUnsavedGuard } from '../../stores/unsaved';
 
 interface Draft {
   healthSeconds: string;
@@ -24,6 +26,15 @@ const draftOf = (s: AppSettings): Draft => ({
   cleanupGraceMinutes: String(s.cleanupGraceMinutes),
 });
 
+const sameDraft = (a: Draft, b: Draft) =>
+  a.healthSeconds === b.healthSeconds &&
+  a.inventorySeconds === b.inventorySeconds &&
+  a.proxyCheckUrl === b.proxyCheckUrl &&
+  a.cleanupGraceMinutes === b.cleanupGraceMinutes;
+
+/** An empty field reaches the schema as NaN, which it refuses in words ("must be a number"), never as a silent 0. */
+const numberOf = (text: string) => (text.trim() === '' ? Number.NaN : Number(text));
+
 export function GeneralSection() {
   const settings = useSettings((s) => s.settings);
   const loadError = useSettings((s) => s.error);
@@ -31,9 +42,18 @@ export function GeneralSection() {
   const [problems, setProblems] = useState<Record<string, string>>({});
   const [error, setError] = useState<AppErrorValue>();
   const [saved, setSaved] = useState(false);
+  const actions = useActionsAvailable();
+  // What main holds, as a draft: edits are what differs from it.
+  const base = useRef<Draft>(undefined);
   useEffect(() => {
-    if (settings) setDraft(draftOf(settings));
+    if (!settings) return;
+    const next = draftOf(settings);
+    // Settings read again (another window saved, the link came back) replace the draft only where nothing was edited.
+    setDraft((d) => (d && base.current && !sameDraft(d, base.current) ? d : next));
+    base.current = next;
   }, [settings]);
+  const dirty = draft !== undefined && base.current !== undefined && !sameDraft(draft, base.current);
+  useUnsavedGuard('settings.general', 'Polling and checks', dirty);
 
   if (!settings || !draft) {
     return (
@@ -52,9 +72,9 @@ export function GeneralSection() {
     setSaved(false);
     const next = {
       ...settings,
-      pollIntervals: { healthSeconds: Number(draft.healthSeconds), inventorySeconds: Number(draft.inventorySeconds) },
+      pollIntervals: { healthSeconds: numberOf(draft.healthSeconds), inventorySeconds: numberOf(draft.inventorySeconds) },
       proxyCheckUrl: draft.proxyCheckUrl,
-      cleanupGraceMinutes: Number(draft.cleanupGraceMinutes),
+      cleanupGraceMinutes: numberOf(draft.cleanupGraceMinutes),
     };
     const parsed = AppSettings.safeParse(next);
     if (!parsed.success) {
@@ -65,6 +85,10 @@ export function GeneralSection() {
     const answer = await useSettings.getState().update(parsed.data);
     setError(answer.ok ? undefined : answer.error);
     setSaved(answer.ok);
+    if (answer.ok) {
+      base.current = draftOf(answer.value);
+      setDraft(base.current);
+    }
   };
   const edit = (change: Partial<Draft>) => {
     setSaved(false);
@@ -106,7 +130,7 @@ export function GeneralSection() {
       </Field>
       {error && <ErrorNotice title="The settings were not saved" error={error} />}
       <div className="form-actions">
-        <button type="submit" className="primary">
+        <button type="submit" className="primary" disabled={!actions.enabled} title={actions.reason}>
           Save polling and checks
         </button>
         <span role="status">{saved ? 'Saved.' : ''}</span>
