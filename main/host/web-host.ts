@@ -6,6 +6,8 @@
  *   renderer -> host  {type:'request', id, channel, input}
  *   host -> renderer  {type:'response', id, result: Envelope}
  *   host -> renderer  {type:'event', name, payload}
+ *   host -> renderer  {type:'beat'}                      every `beatMs`, so a page can tell a hung main
+ *                                                        from a slow request (no beat for a while: the link is lost)
  *
  * Nothing a client sends can end the process: every socket, server and
  * handler has its error path (a bad frame closes that one socket with the
@@ -48,7 +50,13 @@ export interface WebHostOptions {
   maxInFlightBytes?: number;
   /** Unsent bytes per socket before it is cut off as too slow (default MAX_BUFFERED_BYTES). */
   maxBufferedBytes?: number;
+  /** How often each socket gets a heartbeat frame (default BEAT_MS). */
+  beatMs?: number;
 }
+
+/** A beat a second: the page declares main lost after a few missed ones (renderer/src/transport/ws-bridge.ts). */
+export const BEAT_MS = 1000;
+const BEAT_FRAME = JSON.stringify({ type: 'beat' });
 
 export interface WebHost {
   /** The URL to open; the run key travels in the fragment, which browsers never send to a server. */
@@ -100,6 +108,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   const maxInFlight = options.maxInFlight ?? MAX_IN_FLIGHT;
   const maxInFlightBytes = options.maxInFlightBytes ?? MAX_FRAME_BYTES;
   const maxBufferedBytes = options.maxBufferedBytes ?? MAX_BUFFERED_BYTES;
+  const beatMs = options.beatMs ?? BEAT_MS;
   const sockets = new Set<WebSocket>();
   // Set once listening; no request arrives before.
   let hosts: ReadonlySet<string> = new Set();
@@ -187,7 +196,11 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
       // ws has already closed the socket with the code below; the process carries on.
       logger.warn('browser-mode socket error; closing it', { error: e.message, code: e.code, closeCode: closeCodeOf(e.code) });
     });
+    // The beat comes from this process's event loop: if main hangs, the beats stop and the page says so.
+    const beat = setInterval(() => send(ws, BEAT_FRAME), beatMs);
+    beat.unref();
     ws.on('close', () => {
+      clearInterval(beat);
       sockets.delete(ws);
       closed.abort();
     });

@@ -14,6 +14,11 @@
  * `onUnanswered`, so the window can say "unknown outcome: check Tasks"
  * once it is back.
  *
+ * A main that hangs keeps its socket open, so silence is watched too: the
+ * host sends a beat every second, and a link that has heard nothing for
+ * SILENCE_MS is treated as lost, exactly like a closed one. A long request
+ * (a doctor run) is fine as long as main's event loop still beats.
+ *
  * The host says on connect how big a frame it takes (`hello`); a request
  * bigger than that is answered here with an invalid-input error and never
  * sent, and if one reaches the host anyway (sent before the hello), the
@@ -41,6 +46,8 @@ export interface WsBridgeOptions {
   notSentTimeoutMs?: number;
   /** Longest wait between reconnect attempts (default MAX_RETRY_MS). */
   maxRetryMs?: number;
+  /** Silence after which an open link counts as lost (default SILENCE_MS). */
+  silenceMs?: number;
   /** The WebSocket class (tests pass one that sets the page's Origin). */
   WebSocketImpl?: typeof WebSocket;
 }
@@ -49,6 +56,8 @@ export interface WsBridgeOptions {
 export const NOT_SENT_TIMEOUT_MS = 4000;
 /** Reconnect attempts back off to this at most, so a restarted main is found within a couple of seconds. */
 export const MAX_RETRY_MS = 2000;
+/** No frame from main for this long (it beats every second): main is hung, and what was sent fails within 5 s. */
+export const SILENCE_MS = 4000;
 
 interface Pending {
   channel: ChannelName;
@@ -128,6 +137,7 @@ export function createWsBridge(socketUrl: string, onState: (state: LinkState) =>
   const Impl = options.WebSocketImpl ?? WebSocket;
   const notSentTimeoutMs = options.notSentTimeoutMs ?? NOT_SENT_TIMEOUT_MS;
   const maxRetryMs = options.maxRetryMs ?? MAX_RETRY_MS;
+  const silenceMs = options.silenceMs ?? SILENCE_MS;
   const pending = new Map<number, Pending>();
   const listeners = new Map<EventName, Set<(payload: unknown) => void>>();
   let nextId = 1;
@@ -166,12 +176,27 @@ export function createWsBridge(socketUrl: string, onState: (state: LinkState) =>
       return;
     }
     socket = ws;
+    let heardAt = Date.now();
+    let watchdog: ReturnType<typeof setInterval> | undefined;
     ws.onopen = () => {
+      heardAt = Date.now();
+      watchdog = setInterval(() => {
+        if (Date.now() - heardAt > silenceMs) {
+          // Hung, not closed: the close handshake would never finish, so the link is dropped here and now.
+          lose(ws, 0);
+          try {
+            ws.close();
+          } catch {
+            // already closing
+          }
+        }
+      }, Math.min(1000, silenceMs / 2));
       retryMs = 250;
       onState('open');
       for (const [id, p] of [...pending]) if (p.sentAt === undefined) transmit(ws, id, p);
     };
     ws.onmessage = (ev: MessageEvent<string>) => {
+      heardAt = Date.now();
       let msg: { type?: string; id?: number; result?: Envelope<unknown>; name?: EventName; payload?: unknown; maxFrameBytes?: unknown };
       try {
         msg = JSON.parse(String(ev.data)) as typeof msg;
@@ -187,14 +212,16 @@ export function createWsBridge(socketUrl: string, onState: (state: LinkState) =>
         for (const l of listeners.get(msg.name) ?? []) l(msg.payload);
       }
     };
-    ws.onclose = (ev: CloseEvent) => {
-      if (socket !== ws) return;
+    const lose = (lost: WebSocket, code: number) => {
+      if (watchdog !== undefined) clearInterval(watchdog);
+      watchdog = undefined;
+      if (socket !== lost) return;
       socket = undefined;
       onState('closed');
       // Every request that went out on this socket ends now; those still queued keep their not-sent timer.
       for (const [id, p] of [...pending]) {
         if (p.sentAt === undefined) continue;
-        if (ev.code === CLOSE_MESSAGE_TOO_BIG) settle(id, closedTooLarge);
+        if (code === CLOSE_MESSAGE_TOO_BIG) settle(id, closedTooLarge);
         else if (isReadChannel(p.channel)) settle(id, readLost);
         else {
           options.onUnanswered?.({ id, channel: p.channel, sentAt: p.sentAt });
@@ -204,6 +231,7 @@ export function createWsBridge(socketUrl: string, onState: (state: LinkState) =>
       setTimeout(connect, retryMs);
       retryMs = Math.min(retryMs * 2, maxRetryMs);
     };
+    ws.onclose = (ev: CloseEvent) => lose(ws, ev.code);
   };
   connect();
 
