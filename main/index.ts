@@ -4,7 +4,7 @@
  * does lives in the plain-Node composition root (app/compose.ts).
  */
 import { app, BrowserWindow, dialog, protocol, session, shell } from 'electron';
-import { mkdirSync, openSync, renameSync, statSync, writeSync } from 'node:fs';
+import { renameSync, statSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { composeApp } from './app/compose';
 import { nodeRuntime } from './app/runtime-info';
@@ -13,6 +13,7 @@ import { createElectronNotifier } from './electron/notifier';
 import { createSafeStorageVault } from './electron/safe-storage';
 import { ElectronWindowVisibility } from './electron/window-visibility';
 import { bindIpc } from './ipc/bind-electron';
+import { ensurePrivateDir, openPrivateFile } from './services/profiles/data-dir';
 import { createLogger, type LogSink } from './log/logger';
 import { APP_INDEX_URL, APP_ORIGIN, appSchemePrivileges, serveAppProtocol } from './security/app-protocol';
 import { lockNavigation } from './security/navigation';
@@ -36,14 +37,15 @@ function openLogFile(): { path?: string; sink?: LogSink; problem?: string } {
   try {
     app.setAppLogsPath();
     const dir = app.getPath('logs');
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    // 0700 and 0600 whatever the umask, and whatever mode an older version left them with (data-dir.ts).
+    ensurePrivateDir(dir);
     const path = join(dir, 'main.log');
     try {
       if (statSync(path).size > MAX_LOG_BYTES) renameSync(path, join(dir, 'main.old.log'));
     } catch {
       // no log yet
     }
-    const fd = openSync(path, 'a', 0o600);
+    const fd = openPrivateFile(path, 'a');
     return {
       path,
       sink: (line) => {

@@ -5,7 +5,7 @@
  * while the app is getting ready (the data folder cannot be resolved) and
  * once before that (at import).
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { createFakeElectron, type FakeElectron } from '../support/fake-electron';
@@ -17,8 +17,9 @@ async function flush() {
 type Failure = 'none' | 'ready' | 'import';
 
 /** A fresh stand-in electron module (failing as asked) and a fresh import of the entry against it. */
-async function start(fail: Failure): Promise<FakeElectron> {
+async function start(fail: Failure, before?: (fake: FakeElectron) => void): Promise<FakeElectron> {
   const fake = createFakeElectron();
+  before?.(fake);
   if (fail === 'ready') {
     const getPath = fake.app.getPath.bind(fake.app);
     fake.app.getPath = (name: string) => {
@@ -48,6 +49,22 @@ describe('Electron shell startup errors, under a stand-in electron module', () =
     expect(fake.app.logsPathSet).toBe(true);
     expect(existsSync(join(fake.app.getPath('logs'), 'main.log'))).toBe(true);
     // Closing the window disposes the composed app (its timers and the demo cluster).
+    fake.windows[0]!.emit('closed');
+  });
+
+  it('keeps the log folder 0700 and its file 0600, even where an older version left them open', async () => {
+    if (process.platform === 'win32') return;
+    const fake = await start('none', (f) => {
+      const dir = f.app.getPath('logs');
+      mkdirSync(dir, { recursive: true });
+      chmodSync(dir, 0o755);
+      writeFileSync(join(dir, 'main.log'), 'an older line\n');
+      chmodSync(join(dir, 'main.log'), 0o644);
+    });
+    const dir = fake.app.getPath('logs');
+    expect(statSync(dir).mode & 0o777).toBe(0o700);
+    expect(statSync(join(dir, 'main.log')).mode & 0o777).toBe(0o600);
+    expect(readFileSync(join(dir, 'main.log'), 'utf8')).toMatch(/^an older line\n/);
     fake.windows[0]!.emit('closed');
   });
 

@@ -4,6 +4,7 @@
  * name, no VM using it: read again now, not taken from the scan), then the
  * delete. Each seed ends in `deleted` or in `skipped` with the reason.
  */
+import type { ProgressEvent } from '../../core';
 import { toProviderError } from '../../core/provider/classify';
 import { toAppErrorValue } from '../../ipc/app-error';
 import type { RunContext, Runner } from '../tasks/run-context';
@@ -14,20 +15,36 @@ import { ageOf, listSeeds } from './scan';
 
 type Outcome = { node: string; volid: string; reason: string };
 
+/** The task's one step (task-manager.ts). */
+export const CLEAN_SEEDS_STEP = 're-check and delete';
+
+/**
+ * The step's change through the manager's progress path, as the core reports a create's: `started` marks it running,
+ * `task` gives it the UPID of the seed's delete (so Cancel stops that Proxmox task and says so, and a watched log
+ * is followed). Journalled before the request it announces; the progress fraction stays the runner's own.
+ */
+function report(ctx: RunContext, phase: ProgressEvent['phase'], at: { node?: string; upid?: string }, progress: number): void {
+  ctx.onProgress({ op: 'delete', step: CLEAN_SEEDS_STEP, index: 1, total: 1, phase, ...at } as unknown as ProgressEvent);
+  ctx.update({ progress });
+}
+
 export const cleanSeeds: Runner = async (ctx) => {
   const input = ctx.task.input;
   if (input.kind !== 'clean-seeds') throw new Error('clean-seeds runner given another kind');
   const deleted: Outcome[] = [];
   const skipped: Outcome[] = [];
+  report(ctx, 'started', {}, 0);
   for (const [i, seed] of input.seeds.entries()) {
+    const progress = i / input.seeds.length;
     // Proxmox's failures end the task classified, with a hint, not as an internal error.
-    const reason = await recheckAndDelete(ctx, seed.node, seed.volid, input.dryRun, input.graceMinutes).catch((e: unknown) => {
+    const reason = await recheckAndDelete(ctx, seed.node, seed.volid, input.dryRun, input.graceMinutes, progress).catch((e: unknown) => {
       throw toAppErrorValue(e) ? e : toProviderError('delete', e);
     });
     if (reason.deleted) deleted.push({ ...seed, reason: reason.text });
     else skipped.push({ ...seed, reason: reason.text });
     ctx.update({ seeds: { deleted, skipped }, progress: (i + 1) / input.seeds.length });
   }
+  report(ctx, 'done', {}, 1);
   const verb = input.dryRun ? 'would be deleted (dry run, nothing was deleted)' : 'deleted';
   return `${deleted.length} seed${deleted.length === 1 ? '' : 's'} ${verb}, ${skipped.length} skipped.`;
 };
@@ -38,6 +55,7 @@ async function recheckAndDelete(
   volid: string,
   dryRun: boolean,
   graceMinutes: number,
+  progress: number,
 ): Promise<{ deleted: boolean; text: string }> {
   const { cluster, signal } = ctx;
   const { isoStorage } = cluster.profile;
@@ -63,7 +81,8 @@ async function recheckAndDelete(
     if (used) return { deleted: false, text: used.reason };
     if (dryRun) return { deleted: true, text: 'Dry run: it would be deleted (no VM uses it, no task is on its name, old enough).' };
     const upid = await cluster.api.deleteVolume(node, isoStorage, volid, { signal });
-    ctx.update({ upids: [...ctx.current().upids, { upid, node, step: 're-check and delete' }] });
+    // The step carries the UPID while the delete runs (and the task's list of Proxmox tasks keeps it).
+    report(ctx, 'task', { node, upid }, progress);
     await waitUpid(cluster.api, upid, signal);
     return { deleted: true, text: 'Deleted after a last check: no VM used it and no task was on its name.' };
   } finally {

@@ -7,11 +7,12 @@ import { join } from 'node:path';
 import type { Budgets } from '../../core';
 import type { Logger } from '../../log/logger';
 import type { MutableClusterDirectory } from '../clusters/cluster';
-import { createKeyFileVault, createMemoryVault } from '../secrets/aes-vault';
-import type { SecretVault } from '../secrets/vault';
+import { createKeyFileVault, createMemoryVault, keyFileBackend } from '../secrets/aes-vault';
+import type { SecretVault, VaultBackend } from '../secrets/vault';
 import { emptyDocument } from './document';
 import { memoryDocumentStore, openConfDocumentStore, type DocumentStoreOpener } from './document-store';
-import { openProfileDocument } from './open-document';
+import { openProfileDocument, startEmpty, type OpenedDocument } from './open-document';
+import { makeDataDir, mkdirCause, unwritableCode } from './unwritable';
 import { ProfileService } from './profile-service';
 
 export { ProfileService } from './profile-service';
@@ -36,21 +37,40 @@ export const VAULT_KEY_FILE = 'vault.key';
 export function createProfileService(setup: ProfilesSetup): ProfileService {
   const { logger, dataDir } = setup;
   const opened = dataDir
-    ? (mkdirSync(dataDir, { recursive: true }), openProfileDocument(setup.openStore ?? openConfDocumentStore, dataDir, logger))
+    ? openInDataDir(setup.openStore ?? openConfDocumentStore, dataDir, logger)
     : { store: memoryDocumentStore(), doc: emptyDocument() };
   const vault =
     setup.vault ??
     (dataDir
-      ? lazyVault(() => createKeyFileVault(join(dataDir, VAULT_KEY_FILE)))
+      ? // The key file is made at the first secret saved: the folder too, when the app started without it.
+        lazyVault(
+          () => (makeDataDir(dataDir), createKeyFileVault(join(dataDir, VAULT_KEY_FILE))),
+          keyFileBackend(join(dataDir, VAULT_KEY_FILE)),
+        )
       : createMemoryVault({ kind: 'key_file', protected: false, detail: 'No data folder: secrets are held in memory only.' }));
-  return new ProfileService({ opened, vault, logger, directory: setup.directory, budgets: setup.budgets });
+  return new ProfileService({ opened, vault, logger, directory: setup.directory, budgets: setup.budgets, ...(dataDir ? { dataDir } : {}) });
 }
 
-function lazyVault(load: () => Promise<SecretVault>): SecretVault {
+/** A data folder that cannot be made (a full disk, a read-only parent) starts the app empty, saving later (unwritable.ts). */
+function openInDataDir(opener: DocumentStoreOpener, dataDir: string, logger: Logger): OpenedDocument {
+  try {
+    mkdirSync(dataDir, { recursive: true });
+  } catch (err) {
+    const code = unwritableCode(mkdirCause(dataDir, err));
+    if (!code) throw err;
+    logger.warn('data folder cannot be made; starting empty, saving later', { dataDir, code });
+    return startEmpty(opener, dataDir, code);
+  }
+  return openProfileDocument(opener, dataDir, logger);
+}
+
+/** The key is read (or made) at its first use; saying what protects secrets needs no key (a full disk can still list). */
+function lazyVault(load: () => Promise<SecretVault>, backend: VaultBackend): SecretVault {
   let vault: Promise<SecretVault> | undefined;
-  const get = () => (vault ??= load());
+  // A load that failed (no space for the key file yet) is tried again at the next use.
+  const get = () => (vault ??= load().catch((e: unknown) => ((vault = undefined), Promise.reject(e))));
   return {
-    backend: async () => (await get()).backend(),
+    backend: () => Promise.resolve(backend),
     encrypt: async (plain) => (await get()).encrypt(plain),
     decrypt: async (cipher) => (await get()).decrypt(cipher),
   };

@@ -13,6 +13,7 @@ import type { Logger } from '../../log/logger';
 import { describeIssues, emptyDocument, ProfilesDocument } from './document';
 import { memoryDocumentStore, type DocumentStore, type DocumentStoreOpener } from './document-store';
 import { DOCUMENT_VERSION, migrations } from './migrations';
+import { deferredDocumentStore, startedEmptyProblem, unwritableCode } from './unwritable';
 
 import { PROFILE_FILE_NAME } from './document-store';
 
@@ -24,7 +25,7 @@ export interface OpenedDocument {
   problem?: StoreProblem;
 }
 
-type Attempt = { ok: true; store: DocumentStore; doc: ProfilesDocument } | { ok: false; reason: string };
+type Attempt = { ok: true; store: DocumentStore; doc: ProfilesDocument } | { ok: false; reason: string; code?: string };
 
 function attempt(open: () => DocumentStore): Attempt {
   let store: DocumentStore;
@@ -32,7 +33,8 @@ function attempt(open: () => DocumentStore): Attempt {
     store = open();
   } catch (err) {
     // conf's messages name the file and never quote its content.
-    return { ok: false, reason: err instanceof Error ? err.message : String(err) };
+    const code = unwritableCode(err);
+    return { ok: false, reason: err instanceof Error ? err.message : String(err), ...(code ? { code } : {}) };
   }
   const raw = store.read();
   const empty = Object.keys(raw).length === 0;
@@ -75,8 +77,15 @@ function backupName(file: string, now: Date): string {
 export function openProfileDocument(opener: DocumentStoreOpener, cwd: string, logger: Logger, now = new Date()): OpenedDocument {
   const spec = { cwd, name: PROFILE_FILE_NAME, version: DOCUMENT_VERSION, migrations };
   const file = join(cwd, `${PROFILE_FILE_NAME}.json`);
+  const missing = !existsSync(file);
   const first = notAnObject(file) ?? attempt(() => opener(spec));
   if (first.ok) return { store: first.store, doc: first.doc };
+  // No file yet, and its first write failed (disk full, read-only, no permission): nothing to keep aside. Start empty
+  // and write the file at the first save.
+  if (missing && first.code) {
+    logger.warn('profile file cannot be created; starting empty, saving later', { file, code: first.code });
+    return startEmpty(opener, cwd, first.code);
+  }
 
   const backupPath = backupName(file, now);
   try {
@@ -102,5 +111,18 @@ export function openProfileDocument(opener: DocumentStoreOpener, cwd: string, lo
       message: `${first.reason} The file was kept as ${backupPath} and the app started with no profiles. Fix or restore that copy, or import your profiles again.`,
       backupPath,
     },
+  };
+}
+
+/**
+ * The data folder cannot be written (`code`: ENOSPC, EROFS or EACCES) and holds no profile file: the app starts
+ * with none, the first save makes the folder and the file, and the problem says so.
+ */
+export function startEmpty(opener: DocumentStoreOpener, cwd: string, code: string): OpenedDocument {
+  const spec = { cwd, name: PROFILE_FILE_NAME, version: DOCUMENT_VERSION, migrations };
+  return {
+    store: deferredDocumentStore(cwd, `${PROFILE_FILE_NAME}.json`, () => opener(spec)),
+    doc: emptyDocument(),
+    problem: startedEmptyProblem(code, cwd),
   };
 }

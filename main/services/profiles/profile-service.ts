@@ -5,6 +5,7 @@
  * closed), and adds the demo cluster when the shell asks for it.
  */
 import { randomUUID } from 'node:crypto';
+import { dirname } from 'node:path';
 import type { ProfilesList, SaveProfileInput } from '../../../shared/channels/profiles';
 import type { AppSettings, ProfileSummary, StoreProblem } from '../../../shared/domain/profile';
 import type { Budgets } from '../../core';
@@ -20,6 +21,7 @@ import type { DocumentStore } from './document-store';
 import type { OpenedDocument } from './open-document';
 import { exportText, importedName, parseImport } from './profile-transfer';
 import { resolveSecret } from './resolve-secret';
+import { saveFailure } from './unwritable';
 import { checkProfile, problemsError } from './validate-profile';
 
 export interface ProfileServiceOptions {
@@ -27,6 +29,8 @@ export interface ProfileServiceOptions {
   vault: SecretVault;
   logger: Logger;
   directory?: MutableClusterDirectory;
+  /** The data folder the file (and the key file) live in: named when a save fails for want of space or rights. */
+  dataDir?: string;
   /** Shrunk in tests. */
   budgets?: Partial<Budgets>;
 }
@@ -52,6 +56,16 @@ export class ProfileService {
     this.directory = options.directory ?? new MutableClusterDirectory();
     if (this.problem) this.log.warn('profile file problem', { ...this.problem });
     for (const profile of this.doc.profiles) this.rebuild(profile);
+  }
+
+  /** Where the file lives, for the words of a failed save. */
+  private get dataDir(): string {
+    return this.options.dataDir ?? (this.store.path ? dirname(this.store.path) : 'the data folder');
+  }
+
+  /** What the app should show about its profile file (a broken file kept aside; a data folder it cannot write). */
+  notices(): string[] {
+    return this.problem ? [this.problem.message] : [];
   }
 
   /** True when no profile is stored: the shell then starts the demo. */
@@ -84,7 +98,12 @@ export class ProfileService {
     const id = existing?.id ?? randomUUID();
     const now = new Date().toISOString();
     const profile: StoredProfile = { ...checked.fields, id, createdAt: existing?.createdAt ?? now, updatedAt: now };
-    const sealed = await resolveSecret(this.keeper, { id, profile, existing, sealed: this.sealedOf(id), secret: input.secret });
+    const sealed = await resolveSecret(this.keeper, { id, profile, existing, sealed: this.sealedOf(id), secret: input.secret }).catch(
+      (err: unknown) => {
+        // The vault's key file is written at the first secret: a full or read-only disk is said in words.
+        throw saveFailure(err, this.dataDir) ?? err;
+      },
+    );
     const secrets = sealed ? { ...this.doc.secrets, [id]: sealed } : without(this.doc.secrets, id);
     const profiles = existing ? this.doc.profiles.map((p) => (p.id === id ? profile : p)) : [...this.doc.profiles, profile];
     this.commit({ ...this.doc, profiles, secrets });
@@ -188,6 +207,8 @@ export class ProfileService {
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code ?? 'error';
       this.log.error('profile file not written', { file: this.store.path, code });
+      const unwritable = saveFailure(err, this.dataDir);
+      if (unwritable) throw unwritable;
       throw new AppError(
         'transient',
         `The profile file could not be written (${code}); nothing was changed.`,

@@ -5,7 +5,7 @@
  * report `protected: false` and the UI asks the admin what to do.
  */
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import { readFile, writeFile } from 'node:fs/promises';
+import { rm, readFile, writeFile } from 'node:fs/promises';
 import type { SecretVault, VaultBackend } from './vault';
 
 const IV_BYTES = 12;
@@ -39,13 +39,25 @@ export async function createKeyFileVault(keyPath: string): Promise<SecretVault> 
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
     key = randomBytes(32);
-    await writeFile(keyPath, key.toString('base64') + '\n', { mode: 0o600, flag: 'wx' });
+    try {
+      await writeFile(keyPath, key.toString('base64') + '\n', { mode: 0o600, flag: 'wx' });
+    } catch (e) {
+      // A disk that filled up mid-write leaves an empty or partial key, which no later start could use: removed, so
+      // the next save makes the key again. A key someone else made (EEXIST) is theirs, and stays.
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') await rm(keyPath, { force: true });
+      throw e;
+    }
   }
-  return createAesVault(key, {
+  return createAesVault(key, keyFileBackend(keyPath));
+}
+
+/** What protects secrets with a key file: known without reading (or making) the key. */
+export function keyFileBackend(keyPath: string): VaultBackend {
+  return {
     kind: 'key_file',
     protected: false,
     detail: `There is no OS keyring in browser mode: secrets would be encrypted with a key kept in ${keyPath}, which anyone who can read your files can use.`,
-  });
+  };
 }
 
 /** Tests and the demo: a random in-memory key, described as the given backend. */

@@ -5,7 +5,10 @@ import type { TaskManager } from './task-manager';
 
 export function tasksHandlers(tasks: TaskManager): AreaHandlers<typeof tasksChannels> {
   return {
-    'tasks.list': () => ({ tasks: tasks.list() }),
+    'tasks.list': () => {
+      const notices = tasks.notices();
+      return notices.length > 0 ? { tasks: tasks.list(), notices } : { tasks: tasks.list() };
+    },
     'tasks.get': ({ id }) => tasks.get(id),
     'tasks.createProxies': (input) => tasks.createProxies(input),
     'tasks.deleteProxies': ({ clusterId, ids }) => tasks.deleteProxies(clusterId, ids),

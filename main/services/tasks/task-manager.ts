@@ -64,6 +64,11 @@ export interface TaskManagerOptions {
   addresses?: AddressFeed;
   /** How long a create waits for its address before it gives up, with the reason (default 10 min). */
   addressWaitMs?: number;
+  /**
+   * What else the app has to say about its data folder beside the journal's own notices (the profile file's: a disk
+   * full or read-only at first start). Shown with the tasks snapshot.
+   */
+  notices?: () => string[];
   /** How long a cancel may spend stopping the Proxmox task and reading how it ended (default 5 s). */
   stopBudgetMs?: number;
   /** Called when a task that changed a cluster ends, so the inventory refreshes at once. */
@@ -114,6 +119,8 @@ export function createTaskManager(o: TaskManagerOptions) {
     ? { ...baseSteps, 'create-proxy': [...createSteps, ADDRESS_STEP] }
     : baseSteps;
   const cancelling = new Set<string>();
+  /** A cancel under way (stopping the Proxmox task, then recording how it ended): wait() waits for it too. */
+  const stopping = new Map<string, Promise<void>>();
   const store = new TaskStore({
     dir: o.journalDir,
     log,
@@ -516,20 +523,30 @@ export function createTaskManager(o: TaskManagerOptions) {
       return { message: `Nothing to cancel: the task has already ${task.state === 'succeeded' ? 'succeeded' : 'ended'}.` };
     if (cancelling.has(id)) return { message: 'Already cancelling: Egress Desk is stopping the Proxmox task.' };
     cancelling.add(id);
-    try {
-      const running = task.state === 'running' ? runningUpid(task.steps) : undefined;
-      controllers.get(id)?.abort();
-      const stop = running
-        ? await stopProxmoxTask(clusterOfTask(task).api, running.upid, { budgetMs: o.stopBudgetMs ?? 5000, log })
-        : undefined;
-      const steps = settleSteps(mustGet(id).steps, 'cancelled');
-      const left = leftBehindOf({ ...mustGet(id), state: 'cancelled', steps });
-      const message = describeCancellation(task, stop, left);
-      finish(id, { state: 'cancelled', message, steps });
-      return { message };
-    } finally {
-      cancelling.delete(id);
-    }
+    const work = (async () => {
+      try {
+        const running = task.state === 'running' ? runningUpid(task.steps) : undefined;
+        controllers.get(id)?.abort();
+        const stop = running
+          ? await stopProxmoxTask(clusterOfTask(task).api, running.upid, { budgetMs: o.stopBudgetMs ?? 5000, log })
+          : undefined;
+        const steps = settleSteps(mustGet(id).steps, 'cancelled');
+        const left = leftBehindOf({ ...mustGet(id), state: 'cancelled', steps });
+        const message = describeCancellation(task, stop, left);
+        finish(id, { state: 'cancelled', message, steps });
+        return { message };
+      } finally {
+        cancelling.delete(id);
+      }
+    })();
+    // wait() ends with the cancel, not when the aborted run returns while the Proxmox task is still being stopped.
+    const ended = work.then(
+      () => undefined,
+      () => undefined,
+    );
+    stopping.set(id, ended);
+    void ended.finally(() => stopping.delete(id));
+    return work;
   }
 
   function rerun(id: string, action: 'retry' | 'resume'): TaskView {
@@ -632,6 +649,8 @@ export function createTaskManager(o: TaskManagerOptions) {
         .map(toView)
         .sort((a, b) => b.createdAt.localeCompare(a.createdAt)),
     get: (id: string): TaskView => toView(mustGet(id)),
+    /** What the tasks snapshot tells the user: journal lines kept aside, why tasks are refused (disk full, read-only), and the app's other data-folder notices. */
+    notices: (): string[] => [...store.notices(), ...(o.notices?.() ?? [])],
     /** The template and machine type this app made the proxy with; undefined when this app did not make it (or forgot). */
     proxyOrigin: (clusterId: string, uid: string): ProxyOrigin | undefined => origins.get(`${clusterId}/${uid}`),
     createProxies,
@@ -641,6 +660,24 @@ export function createTaskManager(o: TaskManagerOptions) {
     resume: (id: string) => rerun(id, 'resume'),
     cleanUp: cleanUpTask,
     cleanSeeds: startCleanSeeds,
+    /** The template builds the journal knows for a cluster (read only; the Cleanup scan's half-built templates and images). */
+    templateBuilds: (clusterId: string) =>
+      store
+        .all()
+        .filter((t) => t.clusterId === clusterId && t.input.kind === 'build-template')
+        .map((t) => {
+          const input = t.input as Extract<TaskInput, { kind: 'build-template' }>;
+          return {
+            taskId: t.id,
+            state: t.state,
+            open: toView(t).actions.includes('clean-up'),
+            buildId: input.request.buildId,
+            node: input.request.node,
+            ...(input.resume?.volid ? { volid: input.resume.volid } : {}),
+            ...(input.resume?.downloadedByUs ? { downloadedByUs: true } : {}),
+            ...(input.request.keepImage ? { keepImage: true } : {}),
+          };
+        }),
     runDoctor: startDoctor,
     /** Starts a task whose kind brings its own runner and input (a template build): journalled, then queued. */
     start(kind: TaskKind, clusterId: string, target: string, input: TaskInput, node?: string): { taskId: string } {
@@ -662,7 +699,10 @@ export function createTaskManager(o: TaskManagerOptions) {
     /** Resolves once the task has ended (for tests and the shutdown path). */
     async wait(id: string): Promise<TaskView> {
       for (;;) {
-        const pending = settled.get(id) ?? [...settled.entries()].find(([k]) => store.get(k)?.parentId === id)?.[1];
+        const pending =
+          settled.get(id) ??
+          stopping.get(id) ??
+          [...settled.entries(), ...stopping.entries()].find(([k]) => store.get(k)?.parentId === id)?.[1];
         if (!pending) return toView(mustGet(id));
         await pending;
       }

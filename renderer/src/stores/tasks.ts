@@ -24,17 +24,32 @@ export interface TaskLog {
 
 export type TaskAction = 'cancel' | 'retry' | 'resume' | 'clean-up';
 
+/** A notice main sent for the window to show as a toast (browser mode: no desktop notifications there). */
+export interface Toast {
+  key: number;
+  taskId: string;
+  tone: 'ok' | 'warn' | 'bad';
+  title: string;
+  body: string;
+}
+
 export interface TasksState {
   tasks: Record<string, TaskView>;
   logs: Record<string, TaskLog>;
   loaded: boolean;
   error: AppErrorValue | undefined;
+  /** What the tasks snapshot says about the data folder: journal lines kept aside, disk full, read-only. */
+  notices: string[];
   /** The last failed action per task, shown next to its buttons. */
   actionErrors: Record<string, AppErrorValue | undefined>;
   /** What main said a cancel leaves running, per task. */
   notes: Record<string, string | undefined>;
   /** The task whose details the Tasks view shows; kept here so it survives switching views. */
   selectedId: string | undefined;
+  /** Toasts to show, oldest first (at most a few). */
+  toasts: Toast[];
+  addToast(toast: Omit<Toast, 'key'>): void;
+  dismissToast(key: number): void;
   api: DesktopApi | undefined;
   attach(api: DesktopApi): () => void;
   select(id: string | undefined): void;
@@ -43,6 +58,8 @@ export interface TasksState {
   addLogLines(id: string, upid: string, lines: LogLine[]): void;
   /** Reads one page of a Proxmox task log; `start` is the 0-based line offset. */
   loadLog(id: string, upid: string, start?: number, limit?: number): Promise<void>;
+  /** Tells main this window shows the task's log, so it follows it live (issue 11); returns the unsubscribe. */
+  watchLog(id: string): () => void;
   act(id: string, action: TaskAction): Promise<Envelope<unknown>>;
   createProxies(input: CreateProxiesInput): Promise<Envelope<{ parentId?: string; taskIds: string[] }>>;
   deleteProxies(clusterId: string, ids: string[]): Promise<Envelope<{ taskIds: string[] }>>;
@@ -64,26 +81,41 @@ function mergeLines(old: LogLine[], added: LogLine[]): LogLine[] {
 
 const emptyLog: TaskLog = { lines: [], total: undefined, running: undefined, error: undefined };
 
+const MAX_TOASTS = 4;
+let toastKeys = 0;
+
 export const useTasks = create<TasksState>((set, get) => ({
   tasks: {},
   logs: {},
   loaded: false,
   error: undefined,
+  notices: [],
   actionErrors: {},
   notes: {},
   selectedId: undefined,
   api: undefined,
+  toasts: [],
 
   select: (selectedId) => set({ selectedId }),
+
+  addToast(toast) {
+    set((s) => ({ toasts: [...s.toasts, { ...toast, key: ++toastKeys }].slice(-MAX_TOASTS) }));
+  },
+
+  dismissToast(key) {
+    set((s) => ({ toasts: s.toasts.filter((t) => t.key !== key) }));
+  },
 
   attach(api) {
     set({ api });
     const offUpdate = api.on['tasks.update']((t) => get().upsert(t));
     const offLog = api.on['tasks.log']((e) => get().addLogLines(e.id, e.upid, e.lines));
+    const offNotice = api.on['tasks.notice']((n) => get().addToast(n));
     void get().reload();
     return () => {
       offUpdate();
       offLog();
+      offNotice();
     };
   },
 
@@ -97,7 +129,12 @@ export const useTasks = create<TasksState>((set, get) => ({
     }
     // Updates pushed while the list was in flight may be newer than the list: keep them.
     const fresh = Object.fromEntries(answer.value.tasks.map((t) => [t.id, t]));
-    set((s) => ({ tasks: { ...fresh, ...pickNewer(s.tasks, fresh) }, loaded: true, error: undefined }));
+    set((s) => ({
+      tasks: { ...fresh, ...pickNewer(s.tasks, fresh) },
+      loaded: true,
+      error: undefined,
+      notices: answer.value.notices ?? [],
+    }));
   },
 
   upsert(task) {
@@ -128,6 +165,13 @@ export const useTasks = create<TasksState>((set, get) => ({
       const { lines, total, running } = answer.value;
       return { logs: { ...s.logs, [key]: { lines: mergeLines(log.lines, lines), total, running, error: undefined } } };
     });
+  },
+
+  watchLog(id) {
+    const api = get().api;
+    if (!api) return () => undefined;
+    void api.request['tasks.watchLog']({ id, on: true });
+    return () => void api.request['tasks.watchLog']({ id, on: false });
   },
 
   async act(id, action) {

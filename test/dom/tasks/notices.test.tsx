@@ -16,7 +16,16 @@ describe('tasks view: the snapshot’s notices', () => {
   let detach: (() => void) | undefined;
   beforeEach(() => {
     stub = createStubApi();
-    useTasks.setState({ tasks: {}, logs: {}, loaded: false, error: undefined, notices: [], actionErrors: {}, notes: {}, selectedId: undefined });
+    useTasks.setState({
+      tasks: {},
+      logs: {},
+      loaded: false,
+      error: undefined,
+      notices: [],
+      actionErrors: {},
+      notes: {},
+      selectedId: undefined,
+    });
     useUi.setState({ view: 'tasks' });
   });
   afterEach(() => {
@@ -32,7 +41,11 @@ describe('tasks view: the snapshot’s notices', () => {
     render(<TasksView />);
     const block = await screen.findByRole('status', { name: 'Data folder notices' });
     expect(within(block).getByText('The data folder needs attention')).toBeTruthy();
-    expect(within(block).getAllByRole('listitem').map((li) => li.textContent)).toEqual([KEPT, FULL]);
+    expect(
+      within(block)
+        .getAllByRole('listitem')
+        .map((li) => li.textContent),
+    ).toEqual([KEPT, FULL]);
     expect(await screen.findByRole('article', { name: 'Task Create proxy-a' })).toBeTruthy();
   });
 

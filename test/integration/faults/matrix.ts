@@ -197,7 +197,11 @@ export const matrix: Record<Operation, Record<FaultId, Expectation>> = {
     reset: err('transient', TRY_AGAIN),
     hang: err('transient', TRY_AGAIN),
     taskError: err('transient', /task log/),
-    taskHang: { outcome: 'cancelled', hint: /stopped waiting.*may still complete on the node/ },
+    // Cancel stops the seed's delete on its node (DELETE on the task) and says so.
+    taskHang: {
+      outcome: 'cancelled',
+      hint: /^Cancelled\. Stopped the Proxmox task imgdel on node pv1-1: it ended with “received interrupt”\.$/,
+    },
     lockHeld: { outcome: 'ok', note: 'A lock on a VM does not stop the scan or the delete of an unused seed.' },
     vanish: { outcome: 'ok', note: 'The VM whose config cannot be read keeps the seeds on its node; nothing is deleted on a guess.' },
     noSeedStorage: { outcome: 'ok', note: 'The scan answers and names the node whose seeds could not be listed.' },

@@ -14,13 +14,42 @@ import { AppError } from '../../../main/ipc/app-error';
 import { baseProfile, firstVmid, request } from './provider-harness';
 import { FakePve } from './fake-pve';
 import { formatMark } from '../../../main/core/provider/mark';
+import type { ClusterResource } from '../../../main/core/pve/schemas';
 
 const budgets = { youngPollMs: 5, oldPollMs: 20, youngForMs: 100, cloneMs: 3000, runningMs: 1000 };
 
+/**
+ * FakePve plus the nodes and storages the landing rules read: local-lvm is local to each node, so a template on
+ * pv1-2 is cloned there and the stopped clone migrated to pv1-1 (create's migrate step).
+ */
+class FakePveWithStorages extends FakePve {
+  constructor(private readonly nodeNames: string[]) {
+    super();
+  }
+  override async clusterResources(): Promise<ClusterResource[]> {
+    const vms = await super.clusterResources();
+    return [
+      ...vms,
+      ...this.nodeNames.flatMap((node): ClusterResource[] => [
+        { id: `node/${node}`, type: 'node', node, status: 'online' },
+        {
+          id: `storage/${node}/local-lvm`,
+          type: 'storage',
+          node,
+          storage: 'local-lvm',
+          shared: false,
+          content: ['images'],
+          status: 'available',
+        },
+      ]),
+    ] as ClusterResource[];
+  }
+}
+
 /** A provider over FakePve whose every API call (any method) is counted as it is made. */
-function world(nodes = ['pv1-1']) {
-  const fake = new FakePve();
-  fake.addTemplate(9001);
+function world(nodes = ['pv1-1'], templateNode = 'pv1-1') {
+  const fake = templateNode === 'pv1-1' ? new FakePve() : new FakePveWithStorages(nodes);
+  fake.addTemplate(9001, {}, templateNode);
   const calls: string[] = [];
   const api = new Proxy(fake, {
     get(target, prop, receiver) {
@@ -54,8 +83,23 @@ function plantOurs(w: ReturnType<typeof world>) {
   w.fake.isos.set('pv1-1/proxy-seeds:iso/proxy-abc-seed.iso', new Uint8Array(1));
 }
 
-const runs: { name: string; nodes?: string[]; setup?: (w: ReturnType<typeof world>) => void; run: Run }[] = [
+const runs: {
+  name: string;
+  nodes?: string[];
+  templateNode?: string;
+  setup?: (w: ReturnType<typeof world>) => void;
+  run: Run;
+  /** Steps whose events the clean run must include (so every event of them is thrown at). */
+  covers?: string[];
+}[] = [
   { name: 'create', run: (w, onProgress) => w.provider.create(request(), { onProgress }) },
+  {
+    name: 'create that clones on the template’s node and migrates',
+    nodes: ['pv1-1', 'pv1-2'],
+    templateNode: 'pv1-2',
+    run: (w, onProgress) => w.provider.create(request(), { onProgress }),
+    covers: ['migrate/started', 'migrate/task', 'migrate/done'],
+  },
   { name: 'delete', setup: plantOurs, run: (w, onProgress) => w.provider.delete(`vms/${firstVmid()}/proxy-abc`, { onProgress }) },
   {
     name: 'delete of a VM already gone (the seed on every node)',
@@ -67,14 +111,15 @@ const runs: { name: string; nodes?: string[]; setup?: (w: ReturnType<typeof worl
 describe('a progress listener that throws', () => {
   for (const r of runs) {
     it(`stops ${r.name} before its next API call, at every event`, async () => {
-      const clean = world(r.nodes);
+      const clean = world(r.nodes, r.templateNode);
       r.setup?.(clean);
       const events: ProgressEvent[] = [];
       await r.run(clean, (e) => events.push(e));
       expect(events.length).toBeGreaterThan(3);
+      for (const c of r.covers ?? []) expect(events.map((e) => `${e.step}/${e.phase}`)).toContain(c);
 
       for (let at = 0; at < events.length; at++) {
-        const w = world(r.nodes);
+        const w = world(r.nodes, r.templateNode);
         r.setup?.(w);
         let seen = 0;
         let callsAtThrow = -1;

@@ -201,7 +201,9 @@ describe('a write that fails', () => {
     cleanups.push(() => service.close());
     const failure = await service.save({ profile: plainProfile(), secret: SENTINEL }).catch((e: unknown) => e);
     expect(failure).toMatchObject({ kind: 'transient' });
-    expect((failure as Error).message).toMatch(/ENOSPC.*nothing was changed/);
+    // Said in words (issue 10), the folder named: the disk holding it is full.
+    expect((failure as Error).message).toBe('Could not save: the disk holding /data is full. Free space and save again.');
+    expect(failure).toMatchObject({ hint: expect.stringMatching(/nothing was changed/) });
     expect((await service.list()).profiles).toEqual([]);
     expect(service.directory.list()).toEqual([]);
   });

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { JOURNAL_FILE } from '../../../../main/services/tasks/journal';
 import { profileFor } from '../../../support/sim-cluster';
 import { startEnv, type Env } from './harness';
@@ -35,7 +35,17 @@ describe('a crash mid-create', () => {
     await env.manager.close();
     const { sim } = env.t;
     // The start requests never answer: the child is certainly inside its start step when it dies.
-    sim.faults.inject({ method: 'POST', route: '/nodes/{node}/qemu/{vmid}/status/start' }, { kind: 'hang' }, 2);
+    const startRoute = { method: 'POST', route: '/nodes/{node}/qemu/{vmid}/status/start' };
+    sim.faults.inject(startRoute, { kind: 'hang' }, 2);
+    // How many start requests reached the simulator (each takes one of the two hangs as it arrives). The journal says
+    // "start running" just before the request leaves, so the kill waits for both arrivals too: killed between the two,
+    // a hang would be left over for the resumed start.
+    let startsArrived = 0;
+    const forRequest = sim.faults.forRequest.bind(sim.faults);
+    vi.spyOn(sim.faults, 'forRequest').mockImplementation((req) => {
+      if (req.method === startRoute.method && req.route === startRoute.route) startsArrived++;
+      return forRequest(req);
+    });
     const token = sim.tokens.admin!;
     // Node itself, with tsx as a loader: SIGKILL must hit the process that runs the tasks, not a wrapper.
     const proc = spawn(process.execPath, ['--import', 'tsx', child], {
@@ -48,12 +58,16 @@ describe('a crash mid-create', () => {
     let stderr = '';
     proc.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
     const deadline = Date.now() + 25_000;
-    while (!bothAtStart(env.dir)) {
-      if (Date.now() > deadline || proc.exitCode !== null) throw new Error(`the child never reached the start step: ${stderr}`);
+    while (!bothAtStart(env.dir) || startsArrived < 2) {
+      if (Date.now() > deadline || proc.exitCode !== null)
+        throw new Error(`the child never reached the start step (${startsArrived} start requests arrived): ${stderr}`);
       await new Promise((r) => setTimeout(r, 20));
     }
     proc.kill('SIGKILL');
     await new Promise((r) => proc.once('exit', r));
+    // Both hangs are used up by the dead host's requests: every later start is answered.
+    expect(startsArrived).toBe(2);
+    vi.restoreAllMocks();
 
     env.manager = env.open();
     const creates = env.manager.list().filter((t) => t.kind === 'create-proxy');
