@@ -69,7 +69,7 @@ describe.skipIf(skipReason !== undefined)('the proxies table in the browser agai
   it('deletes two proxies from the table with the Delete key, after naming them', async () => {
     await page.getByRole('checkbox', { name: `Select ${first}` }).check();
     await page.getByRole('checkbox', { name: `Select ${second}` }).check();
-    await page.getByRole('table', { name: 'Proxies' }).click({ position: { x: 5, y: 5 } });
+    await page.getByRole('grid', { name: 'Proxies' }).click({ position: { x: 5, y: 5 } });
     await page.keyboard.press('Delete');
     const dialog = page.getByRole('dialog', { name: 'Delete 2 proxies?' });
     expect(await dialog.getByText(first).count()).toBe(1);

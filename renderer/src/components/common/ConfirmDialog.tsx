@@ -1,7 +1,8 @@
 /**
  * Asks before something that cannot be undone. The confirm button names
  * the action ("Delete 2 proxies"), and Cancel has focus first so a stray
- * Enter does no harm.
+ * Enter does no harm, unless `confirmFirst`: where the dialog is itself the
+ * second step of a deliberate key (Delete, then Enter to confirm).
  */
 import type { ReactNode } from 'react';
 import { Dialog } from './Dialog';
@@ -15,19 +16,36 @@ export interface ConfirmDialogProps {
   busy?: boolean;
   onConfirm: () => void;
   onCancel: () => void;
+  /** The confirm button has focus first (Enter confirms). */
+  confirmFirst?: boolean;
 }
 
-export function ConfirmDialog({ title, children, confirmLabel, danger = false, busy = false, onConfirm, onCancel }: ConfirmDialogProps) {
+export function ConfirmDialog({
+  title,
+  children,
+  confirmLabel,
+  danger = false,
+  busy = false,
+  onConfirm,
+  onCancel,
+  confirmFirst = false,
+}: ConfirmDialogProps) {
   return (
     <Dialog
       title={title}
       onClose={onCancel}
       footer={
         <>
-          <button type="button" data-autofocus onClick={onCancel}>
+          <button type="button" data-autofocus={confirmFirst ? undefined : true} onClick={onCancel}>
             Cancel
           </button>
-          <button type="button" className={danger ? 'danger' : 'primary'} disabled={busy} onClick={onConfirm}>
+          <button
+            type="button"
+            data-autofocus={confirmFirst ? true : undefined}
+            className={danger ? 'danger' : 'primary'}
+            disabled={busy}
+            onClick={onConfirm}
+          >
             {confirmLabel}
           </button>
         </>

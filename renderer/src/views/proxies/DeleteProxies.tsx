@@ -1,4 +1,7 @@
-/** Asks before deleting the selected proxies, naming each, then starts one delete task per proxy. */
+/**
+ * Asks before deleting the selected proxies, naming each, then starts one
+ * delete task per proxy. The confirm button has focus: Delete, then Enter.
+ */
 import { useState } from 'react';
 import type { AppErrorValue } from '../../../../shared/errors';
 import { ConfirmDialog } from '../../components/common/ConfirmDialog';
@@ -37,6 +40,7 @@ export function DeleteProxies({ rows, onDone, onCancel }: { rows: ProxyRow[]; on
       title={`Delete ${rows.length} ${noun}?`}
       confirmLabel={`Delete ${rows.length} ${noun}`}
       danger
+      confirmFirst
       busy={busy}
       onConfirm={() => void confirm()}
       onCancel={onCancel}

@@ -1,28 +1,37 @@
 /**
  * The Proxies view: every VM of every cluster in one virtualised table,
  * with search, filters, multi-select, a details drawer and delete. Delete
- * (the key) asks to delete the selection; Ctrl+N opens Create proxy.
+ * (the key, from a row, a row's checkbox or anywhere outside a field) asks
+ * to delete the selection; Ctrl+N opens Create proxy. The drawer is a side
+ * sheet that narrows the table (a full panel on narrow windows).
  */
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { EmptyState } from '../../components/common/EmptyState';
 import { ErrorNotice } from '../../components/common/ErrorNotice';
 import { isDialogOpen } from '../../components/common/focusable';
 import { SearchInput } from '../../components/common/SearchInput';
 import { Toolbar } from '../../components/common/Toolbar';
 import { useInventory } from '../../stores/inventory';
+import { useActionsAvailable, useConnection } from '../../stores/connection';
 import { useUi } from '../../stores/ui';
 import { CreateProxyDialog } from '../create/CreateProxyDialog';
-import { openCreateProxy, useCreateDialog } from '../create/open-state';
+import { NewProxyButton } from '../create/NewProxyButton';
+import { useCreateDialog } from '../create/open-state';
+import { useProxyFocus } from '../../stores/proxy-focus';
+import { useSecretsNeeded } from '../../stores/secrets-needed';
 import { ViewFrame } from '../Placeholder';
 import { DeleteProxies, type DeleteOutcome } from './DeleteProxies';
 import { Filters } from './Filters';
 import { ProxyDrawer } from './ProxyDrawer';
-import { ProxyTable } from './ProxyTable';
+import { ProxyTable, rowElement } from './ProxyTable';
 import { filterRows, noFilter, sortedRowsOf, type ProxyRow, type RowFilter, type SortColumn, type SortOrder } from './rows';
 import './proxies.css';
 
+/** Typing in a field keeps Delete for the text; a checkbox (a row's) is not typing. */
 function isTyping(target: EventTarget | null) {
-  return target instanceof HTMLElement && (target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName));
+  if (!(target instanceof HTMLElement)) return false;
+  if (target instanceof HTMLInputElement) return !['checkbox', 'radio', 'button'].includes(target.type);
+  return target.isContentEditable || ['TEXTAREA', 'SELECT'].includes(target.tagName);
 }
 
 export function ProxiesView() {
@@ -37,6 +46,7 @@ export function ProxiesView() {
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
   const [openKey, setOpenKey] = useState<string>();
   const [confirming, setConfirming] = useState<ProxyRow[]>();
+  const actions = useActionsAvailable();
   const [outcome, setOutcome] = useState<DeleteOutcome>();
   const now = Date.now();
 
@@ -47,9 +57,34 @@ export function ProxiesView() {
   const selectedRows = [...selected].map((k) => byKey.get(k)).filter((r): r is ProxyRow => r !== undefined);
   const openRow = openKey ? byKey.get(openKey) : undefined;
 
+  // A cluster waiting for its secret is not listed, not empty: the empty state says which.
+  const waitingForSecret = useSecretsNeeded()
+    .map((p) => p.name)
+    .join(', ');
+
+  // "Open in Proxies" from another view (a task's proxy): select it and open its drawer once its row is listed.
+  const focusKey = useProxyFocus((s) => s.key);
+  useEffect(() => {
+    if (!focusKey || !byKey.has(focusKey)) return;
+    setFilter(noFilter);
+    setSelected(new Set([focusKey]));
+    setOpenKey(focusKey);
+    useProxyFocus.getState().clear();
+  }, [focusKey, byKey]);
+
+  // A link from another view (the Overview's "3 running"): show the rows it asked for.
+  const filterRequest = useUi((s) => s.proxiesFilter);
+  useEffect(() => {
+    if (!filterRequest) return;
+    const { clusterId, state, node } = filterRequest;
+    setFilter({ ...noFilter, clusterId, node, states: new Set(state ? [state] : []) });
+    useUi.getState().clearProxiesFilter();
+  }, [filterRequest]);
+
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if (e.key !== 'Delete' || isDialogOpen() || isTyping(e.target) || selectedRows.length === 0) return;
+      if (useConnection.getState().lostAt !== undefined) return;
       e.preventDefault();
       setConfirming(selectedRows);
     };
@@ -69,6 +104,12 @@ export function ProxiesView() {
     [],
   );
   const open = useCallback((r: ProxyRow) => setOpenKey(r.key), []);
+  // Closing the drawer gives focus back to its row, so the keyboard carries on where it was.
+  const layoutRef = useRef<HTMLDivElement>(null);
+  const closeDrawer = useCallback(() => {
+    setOpenKey(undefined);
+    if (openKey) requestAnimationFrame(() => rowElement(layoutRef.current, openKey)?.focus({ preventScroll: true }));
+  }, [openKey]);
   const sortBy = (column: SortColumn) => setOrder((o) => ({ column, descending: o.column === column ? !o.descending : false }));
 
   return (
@@ -77,14 +118,13 @@ export function ProxiesView() {
         <SearchInput label="Search proxies" value={filter.text} onChange={(text) => setFilter((f) => ({ ...f, text }))} />
         <Filters filter={filter} onChange={setFilter} clusters={clusters} />
         <span className="toolbar-gap" />
-        <button type="button" className="primary" aria-keyshortcuts="Control+N" onClick={openCreateProxy}>
-          New proxy
-        </button>
+        <NewProxyButton />
         <button
           type="button"
           className="danger"
           aria-keyshortcuts="Delete"
-          disabled={selectedRows.length === 0}
+          disabled={selectedRows.length === 0 || !actions.enabled}
+          title={actions.reason}
           onClick={() => setConfirming(selectedRows)}
         >
           Delete selected{selectedRows.length ? ` (${selectedRows.length})` : ''}
@@ -110,19 +150,16 @@ export function ProxiesView() {
       </p>
       {!loaded && !error ? (
         <EmptyState title="Loading the proxies…" />
+      ) : sorted.length === 0 && !error && waitingForSecret ? (
+        <EmptyState title="Not listed: the token secret is needed">
+          The proxies of {waitingForSecret} are listed once its token secret is entered (see the banner above).
+        </EmptyState>
       ) : sorted.length === 0 && !error ? (
-        <EmptyState
-          title="No proxies yet"
-          action={
-            <button type="button" onClick={openCreateProxy}>
-              Create the first proxy
-            </button>
-          }
-        >
+        <EmptyState title="No proxies yet" action={<NewProxyButton label="Create the first proxy" primary={false} />}>
           Proxies you create, and proxy VMs made by the Kubernetes operator, show up here.
         </EmptyState>
       ) : (
-        <div className={`proxies-layout${openRow ? ' with-drawer' : ''}`}>
+        <div ref={layoutRef} className={`proxies-layout${openRow ? ' with-drawer' : ''}`}>
           <ProxyTable
             rows={shown}
             order={order}
@@ -134,9 +171,10 @@ export function ProxiesView() {
             }
             openKey={openKey}
             onOpen={open}
+            withCluster={clusters.length > 1}
             now={now}
           />
-          {openRow && <ProxyDrawer row={openRow} onClose={() => setOpenKey(undefined)} />}
+          {openRow && <ProxyDrawer row={openRow} onClose={closeDrawer} />}
         </div>
       )}
       {confirming && (

@@ -1,7 +1,7 @@
 /**
- * The details of one VM beside the table: its configuration as listed, the
- * proxy mark, its seed (from the last cleanup scan), the tasks that touched
- * it, the address to copy and the Test action. Escape closes it.
+ * The details of one VM beside the table: first the address to copy and the
+ * Test action, then its configuration as listed, the proxy mark, its seed
+ * (from the last cleanup scan) and the tasks that touched it. Escape closes it.
  */
 import { useEffect, useRef } from 'react';
 import { isDialogOpen } from '../../components/common/focusable';
@@ -100,6 +100,7 @@ export function ProxyDrawer({ row, onClose }: { row: ProxyRow; onClose: () => vo
           ×
         </button>
       </header>
+      <ProxyTest row={row} />
       <section className="drawer-section" aria-label="Configuration">
         <h3>Configuration</h3>
         <dl className="facts">
@@ -155,7 +156,6 @@ export function ProxyDrawer({ row, onClose }: { row: ProxyRow; onClose: () => vo
         <h3>Tasks that touched it</h3>
         <TasksOf row={row} />
       </section>
-      <ProxyTest row={row} />
     </aside>
   );
 }

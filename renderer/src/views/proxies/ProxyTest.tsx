@@ -10,6 +10,7 @@ import { ErrorNotice } from '../../components/common/ErrorNotice';
 import { Field } from '../../components/common/Field';
 import { StateBadge } from '../../components/common/StateBadge';
 import { formatLatency } from '../../format';
+import { useActionsAvailable } from '../../stores/connection';
 import { checkKey, useProxyCheck } from '../../stores/proxy-check';
 import type { ProxyRow } from './rows';
 
@@ -18,6 +19,7 @@ const defaultPort: Record<ProxyProtocol, number> = { http: 3128, socks5: 1080 };
 export function ProxyTest({ row }: { row: ProxyRow }) {
   const entry = useProxyCheck((s) => s.checks[checkKey(row.clusterId, row.vmid)]);
   const test = useProxyCheck((s) => s.test);
+  const actions = useActionsAvailable();
   const [protocol, setProtocol] = useState<ProxyProtocol>(entry?.input.protocol ?? 'http');
   const [port, setPort] = useState(String(entry?.input.port ?? defaultPort.http));
   const parsed = ProxyTestInput.safeParse({ clusterId: row.clusterId, vmid: row.vmid, protocol, port: Number(port) });
@@ -60,8 +62,8 @@ export function ProxyTest({ row }: { row: ProxyRow }) {
         </Field>
         <button
           type="submit"
-          disabled={!parsed.success || entry?.running || !row.address}
-          title={row.address ? undefined : 'The VM has no address to test yet.'}
+          disabled={!parsed.success || entry?.running || !row.address || !actions.enabled}
+          title={actions.reason ?? (row.address ? undefined : 'The VM has no address to test yet.')}
         >
           {entry?.running ? 'Testing…' : 'Test'}
         </button>

@@ -1,18 +1,30 @@
-/** The proxies table's columns: header text, how a cell is drawn, and which sort key it uses. */
-import type { ReactNode } from 'react';
-import { StateBadge } from '../../components/common/StateBadge';
+/**
+ * The proxies table's columns: header text, the full text of a cell (its
+ * tooltip when the cell is too narrow to show it whole), the sort key, and
+ * how much room the column needs. When the table is narrower than every
+ * column's minimum, columns are dropped by priority (the drawer still shows
+ * everything), so the table never scrolls sideways.
+ */
 import { formatDuration } from '../../format';
-import { ownerLabel, type ProxyRow, type SortColumn } from './rows';
+import type { ProxyRow, SortColumn } from './rows';
 
 export interface Column {
   id: string;
   header: string;
   sort?: SortColumn;
-  /** A CSS grid track size. */
-  width: string;
+  /** Smallest width in px that shows a typical value whole. */
+  min: number;
+  /** Share of the spare width (0: fixed at `min`). */
+  grow: number;
+  /** Lower stays longer when the table is narrow; 0 is never dropped. */
+  priority: number;
   /** The header's tooltip: why the column can be empty for some rows. */
   missing?: string;
-  cell(row: ProxyRow, now: number): ReactNode;
+  /** The cell's whole text (what a truncated cell shows as its tooltip). */
+  text(row: ProxyRow, now: number): string;
+  /** Drawn as a state badge instead of plain text. */
+  badge?: boolean;
+  mono?: boolean;
 }
 
 function machine(r: ProxyRow): string {
@@ -23,45 +35,59 @@ function machine(r: ProxyRow): string {
 
 const ageText = (r: ProxyRow, now: number) => (r.createdAt ? formatDuration((now - Date.parse(r.createdAt)) / 1000) : '—');
 
+export const nameText = (r: ProxyRow) => r.name ?? `(VM ${r.vmid}, name not set yet)`;
+
 const notKnown = 'Proxmox does not record which template a VM was cloned from: the app knows it for the proxies it made.';
 
-export const columns: Column[] = [
-  {
-    id: 'name',
-    header: 'Name',
-    sort: 'name',
-    width: 'minmax(180px, 2fr)',
-    cell: (r) => {
-      const owner = ownerLabel(r);
-      return (
-        <>
-          <span className="cell-name">{r.name ?? `(VM ${r.vmid}, name not set yet)`}</span>
-          {owner.label !== 'marked' && (
-            <span title={owner.title} className="owner-badge">
-              <StateBadge state={owner.label} tone={owner.tone} />
-            </span>
-          )}
-        </>
-      );
-    },
-  },
-  { id: 'state', header: 'State', sort: 'state', width: '110px', cell: (r) => <StateBadge state={r.state} /> },
-  { id: 'address', header: 'Address', sort: 'address', width: 'minmax(110px, 1fr)', cell: (r) => r.address ?? '—' },
-  { id: 'node', header: 'Node', sort: 'node', width: 'minmax(80px, 1fr)', cell: (r) => r.node },
-  { id: 'vmid', header: 'VMID', sort: 'vmid', width: '70px', cell: (r) => r.vmid },
-  { id: 'template', header: 'Template', width: 'minmax(80px, 1fr)', missing: notKnown, cell: (r) => r.template ?? '—' },
+export const allColumns: Column[] = [
+  { id: 'name', header: 'Name', sort: 'name', min: 210, grow: 2.4, priority: 0, text: nameText },
+  { id: 'state', header: 'State', sort: 'state', min: 104, grow: 0, priority: 1, text: (r) => r.state, badge: true },
+  { id: 'address', header: 'Address', sort: 'address', min: 112, grow: 0.8, priority: 2, text: (r) => r.address ?? '—' },
+  { id: 'cluster', header: 'Cluster', sort: 'cluster', min: 110, grow: 1, priority: 3, text: (r) => r.clusterName },
+  { id: 'node', header: 'Node', sort: 'node', min: 72, grow: 0.6, priority: 4, text: (r) => r.node },
+  { id: 'vmid', header: 'VMID', sort: 'vmid', min: 64, grow: 0, priority: 5, text: (r) => String(r.vmid) },
   {
     id: 'machine',
     header: 'Machine type',
     sort: 'machine',
-    width: 'minmax(110px, 1fr)',
-    cell: (r) => (r.machineType ? `${r.machineType} · ${machine(r)}` : machine(r)),
+    min: 124,
+    grow: 0.8,
+    priority: 7,
+    text: (r) => (r.machineType ? `${r.machineType} · ${machine(r)}` : machine(r)),
   },
-  { id: 'age', header: 'Age', sort: 'age', width: '90px', cell: (r, now) => ageText(r, now) },
-  { id: 'uid', header: 'UID', sort: 'uid', width: 'minmax(120px, 1.5fr)', cell: (r) => <span className="mono">{r.uid ?? '—'}</span> },
+  { id: 'age', header: 'Age', sort: 'age', min: 76, grow: 0, priority: 6, text: ageText },
+  { id: 'template', header: 'Template', min: 100, grow: 0.8, priority: 8, missing: notKnown, text: (r) => r.template ?? '—' },
+  { id: 'uid', header: 'UID', sort: 'uid', min: 130, grow: 1.2, priority: 9, text: (r) => r.uid ?? '—', mono: true },
 ];
+
+/** The checkbox column, row padding and the gap between tracks (kept in step with proxies.css). */
+export const CHECK_WIDTH = 36;
+export const ROW_PADDING = 16;
+export const COLUMN_GAP = 8;
+
+export interface Layout {
+  columns: Column[];
+  /** The CSS grid template for every row, the checkbox column first. */
+  template: string;
+}
+
+/**
+ * The columns that fit `width` (px; 0 when not measured yet: all of them), in
+ * table order. The Cluster column is there only when more than one cluster is listed.
+ */
+export function layoutFor(width: number, withCluster: boolean): Layout {
+  let shown = allColumns.filter((c) => withCluster || c.id !== 'cluster');
+  const need = (cs: Column[]) => ROW_PADDING + CHECK_WIDTH + cs.reduce((sum, c) => sum + c.min + COLUMN_GAP, 0);
+  if (width > 0) {
+    const dropOrder = [...shown].sort((a, b) => b.priority - a.priority);
+    for (const c of dropOrder) {
+      if (need(shown) <= width || c.priority === 0) break;
+      shown = shown.filter((s) => s !== c);
+    }
+  }
+  const template = [`${CHECK_WIDTH}px`, ...shown.map((c) => (c.grow ? `minmax(${c.min}px, ${c.grow}fr)` : `${c.min}px`))].join(' ');
+  return { columns: shown, template };
+}
 
 /** The columns whose text depends on the time (a drawn row is redrawn when that text changes). */
 export const clockColumns: { id: string; text(row: ProxyRow, now: number): string }[] = [{ id: 'age', text: ageText }];
-
-export const gridTemplate = ['36px', ...columns.map((c) => c.width)].join(' ');

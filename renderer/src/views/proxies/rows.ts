@@ -32,7 +32,7 @@ export function flattenRows(clusters: readonly ClusterInventory[]): ProxyRow[] {
   return rows;
 }
 
-export type SortColumn = 'name' | 'state' | 'address' | 'node' | 'vmid' | 'machine' | 'age' | 'uid';
+export type SortColumn = 'name' | 'state' | 'address' | 'cluster' | 'node' | 'vmid' | 'machine' | 'age' | 'uid';
 export interface SortOrder {
   column: SortColumn;
   descending: boolean;
@@ -49,6 +49,7 @@ const sortValue: Record<SortColumn, (r: ProxyRow) => string | number> = {
   name: (r) => r.name ?? '\uffff',
   state: (r) => r.state,
   address: (r) => addressKey(r.address),
+  cluster: (r) => r.clusterName,
   node: (r) => r.node,
   vmid: (r) => r.vmid,
   machine: (r) => (r.cores ?? 0) * 1e6 + (r.memoryMiB ?? 0),
