@@ -114,7 +114,7 @@ describe.skipIf(skipReason !== undefined)('Overview: node health on the demo clu
   });
 
   it('turns a node red when it goes down, and green when it is back', async () => {
-    await page.getByRole('button', { name: /^Recheck / }).click();
+    await page.getByRole('button', { name: /^Check now / }).click();
     demo.sim.faults.nodeUp('pv1-3');
     await expect.poll(() => cardClass('pv1-3'), { timeout: 15_000 }).toContain('level-ok');
     await expect.poll(() => page.getByRole('status', { name: /^Health of / }).textContent()).toContain('Healthy: all 3 nodes ready');

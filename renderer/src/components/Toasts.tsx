@@ -21,9 +21,12 @@ function ToastItem({ toast }: { toast: Toast }) {
     return () => clearTimeout(timer);
   }, [toast, dismiss]);
   return (
-    <li className={`toast tone-${toast.tone}`} role={toast.tone === 'bad' ? 'alert' : 'status'}>
-      <p className="toast-title">{toast.title}</p>
-      <p className="toast-body">{toast.body}</p>
+    <li className={`toast tone-${toast.tone}`}>
+      {/* The live region is inside the item: a list holds only list items. */}
+      <div role={toast.tone === 'bad' ? 'alert' : 'status'}>
+        <p className="toast-title">{toast.title}</p>
+        <p className="toast-body">{toast.body}</p>
+      </div>
       <div className="toast-actions">
         {toast.taskId && (
           <button

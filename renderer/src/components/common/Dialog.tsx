@@ -3,7 +3,7 @@
  * Escape, and gives focus back to whatever had it before it opened.
  * `useCloseGuard` makes closing a dialog with unsaved edits ask first.
  */
-import { useEffect, useId, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
+import { useEffect, useId, useLayoutEffect, useRef, useState, type KeyboardEvent, type ReactNode, type RefObject } from 'react';
 import { createPortal } from 'react-dom';
 import { focusableIn, trackDialog } from './focusable';
 
@@ -17,9 +17,34 @@ export interface DialogProps {
   size?: 'normal' | 'wide';
 }
 
+/**
+ * Whether the body scrolls with nothing in it that Tab reaches: then the
+ * body itself takes focus, so the keyboard can scroll it (WCAG 2.1.1).
+ */
+function useScrollableWithoutFocus(body: RefObject<HTMLDivElement | null>): boolean {
+  const [needs, setNeeds] = useState(false);
+  // After every render (the content may have changed) and when the body is resized.
+  useLayoutEffect(() => {
+    const el = body.current;
+    if (!el) return;
+    const check = () => {
+      const scrolls = el.scrollHeight > el.clientHeight + 1 || el.scrollWidth > el.clientWidth + 1;
+      setNeeds(scrolls && focusableIn(el).every((f) => f === el));
+    };
+    check();
+    if (typeof ResizeObserver === 'undefined') return;
+    const observer = new ResizeObserver(check);
+    observer.observe(el);
+    return () => observer.disconnect();
+  });
+  return needs;
+}
+
 export function Dialog({ title, onClose, children, footer, size = 'normal' }: DialogProps) {
   const titleId = useId();
   const ref = useRef<HTMLDivElement>(null);
+  const body = useRef<HTMLDivElement>(null);
+  const bodyNeedsFocus = useScrollableWithoutFocus(body);
 
   useEffect(() => {
     const before = document.activeElement instanceof HTMLElement ? document.activeElement : null;
@@ -78,7 +103,9 @@ export function Dialog({ title, onClose, children, footer, size = 'normal' }: Di
             ×
           </button>
         </header>
-        <div className="dialog-body">{children}</div>
+        <div ref={body} className="dialog-body" {...(bodyNeedsFocus ? { tabIndex: 0, role: 'region', 'aria-labelledby': titleId } : {})}>
+          {children}
+        </div>
         {footer && <footer className="dialog-footer">{footer}</footer>}
       </div>
     </div>,

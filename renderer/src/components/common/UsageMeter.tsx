@@ -12,6 +12,19 @@ export interface UsageMeterProps {
 export function UsageMeter({ label, fraction, text }: UsageMeterProps) {
   const known = fraction !== undefined && Number.isFinite(fraction);
   const percent = known ? Math.round(Math.min(1, Math.max(0, fraction)) * 100) : 0;
+  // A meter must have a value: when none is known (an unreachable node) an empty track is drawn, hidden from
+  // assistive technology, and the label and words are read as plain text instead.
+  if (!known) {
+    return (
+      <div className="usage">
+        <div className={`usage-track health-${usageLevel(fraction)}`} aria-hidden="true" />
+        <span className="usage-text">
+          <span className="sr-only">{label}: </span>
+          {text}
+        </span>
+      </div>
+    );
+  }
   return (
     <div className="usage">
       <div
@@ -19,7 +32,7 @@ export function UsageMeter({ label, fraction, text }: UsageMeterProps) {
         aria-label={label}
         aria-valuemin={0}
         aria-valuemax={100}
-        aria-valuenow={known ? percent : undefined}
+        aria-valuenow={percent}
         aria-valuetext={text}
         className={`usage-track health-${usageLevel(fraction)}`}
       >

@@ -26,21 +26,27 @@ const memShare = (p: { memBytes?: number; maxmemBytes?: number }, fallbackMax?: 
   return p.memBytes !== undefined && max ? p.memBytes / max : null;
 };
 
-/** A metric's latest value; a share (CPU, memory) reads as a meter, with no value while it is unknown. */
+/**
+ * A metric's latest value; a share (CPU, memory) reads as a meter. While it is
+ * unknown (the node unreachable) it is no meter, which must have a value: the
+ * label and the words are read as text.
+ */
 function Reading({ label, share, fraction, main, sub }: { label: string; share?: boolean; fraction?: number; main: string; sub: string }) {
   const known = fraction !== undefined && Number.isFinite(fraction);
-  const meter = share
-    ? {
-        role: 'meter',
-        'aria-label': label,
-        'aria-valuemin': 0,
-        'aria-valuemax': 100,
-        'aria-valuenow': known ? Math.round(Math.min(1, Math.max(0, fraction)) * 100) : undefined,
-        'aria-valuetext': `${main} ${sub}`,
-      }
-    : {};
+  const meter =
+    share && known
+      ? {
+          role: 'meter',
+          'aria-label': label,
+          'aria-valuemin': 0,
+          'aria-valuemax': 100,
+          'aria-valuenow': Math.round(Math.min(1, Math.max(0, fraction)) * 100),
+          'aria-valuetext': `${main} ${sub}`,
+        }
+      : {};
   return (
     <div className={`reading${share ? ` usage-${usageLevel(fraction)}` : ''}`} {...meter}>
+      {share && !known && <span className="sr-only">{label}: </span>}
       <span className="reading-main">{main}</span>
       <span className="reading-sub">{sub}</span>
     </div>

@@ -48,7 +48,8 @@ export function PrivilegesStep({
       {commands && (
         <>
           <h3>Run these as root on a node</h3>
-          <pre className="commands" aria-label="Commands to grant the privileges">
+          {/* Focusable, so the keyboard can scroll a long line into view (WCAG 2.1.1). */}
+          <pre className="commands" role="region" tabIndex={0} aria-label="Commands to grant the privileges">
             {commands}
           </pre>
           <CopyButton text={commands} label="Copy the commands" />

@@ -13,7 +13,10 @@ import { VerdictBadge, VerdictReasons } from '../verdict';
 function Commands({ text, label }: { text: string; label: string }) {
   return (
     <div className="builder-commands">
-      <pre aria-label={label}>{text}</pre>
+      {/* Focusable, so the keyboard can scroll a long line into view (WCAG 2.1.1). */}
+      <pre role="region" tabIndex={0} aria-label={label}>
+        {text}
+      </pre>
       <CopyButton text={text} label={`Copy ${label}`} />
     </div>
   );
