@@ -3,7 +3,7 @@
  * Cluster: the starting point of every service test.
  */
 import { createProvider, parseProfile, type Budgets, type ProfileInput } from '../../main/core';
-import { createPveClient, type PveClient } from '../../main/core/pve/client';
+import { createPveClient, type PveClient, type PveClientOptions } from '../../main/core/pve/client';
 import { createLogger, type Logger } from '../../main/log/logger';
 import { MutableClusterDirectory, type Cluster } from '../../main/services/clusters/cluster';
 import { SEED_STORAGE, startSimulator, type Simulator, type SimulatorOptions } from '../../main/simulator';
@@ -23,6 +23,8 @@ export interface SimClusterOptions extends SimulatorOptions {
   logger?: Logger;
   profile?: Partial<ProfileInput>;
   id?: string;
+  /** Extra client options (the bench's pace and API node). */
+  client?: Partial<Pick<PveClientOptions, 'pace' | 'apiNode' | 'shareReads' | 'maxRequestsPerNode'>>;
 }
 
 /** The profile that matches a simulator dataset: its nodes, the seed storage and its good template. */
@@ -54,6 +56,7 @@ export async function startSimCluster(options: SimClusterOptions = {}): Promise<
     token: { kind: 'secret', tokenId: token.tokenId, secret: () => token.secret },
     requestTimeoutMs: 5000,
     logger,
+    ...options.client,
   });
   const provider = createProvider(profile, { api: client, logger, budgets: options.budgets });
   const cluster: Cluster = {

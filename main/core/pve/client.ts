@@ -11,13 +11,15 @@ import { templateBuildMethods, type TemplateBuildApi } from './build-api';
 import { isoUploadBody } from './multipart';
 import { fillPath } from './path';
 import * as S from './schemas';
-import { createTransport, type Exchange, type TransportOptions } from './transport';
+import { createTransport, type Exchange, type Transport, type TransportOptions } from './transport';
 
 export type PveClientOptions = TransportOptions;
 export type PveClient = PveApi &
   TemplateBuildApi & {
     /** The most requests that were in flight at once, per node (the per-node limit holds them to maxRequestsPerNode). */
     peakRequestsPerNode(): Record<string, number>;
+    /** Per node, requests that waited for the pace (pace.ts); GETs that shared an identical one (single-flight.ts). */
+    paceStats(): ReturnType<Transport['paceStats']>;
     close(): Promise<void>;
   };
 
@@ -185,6 +187,7 @@ export function createPveClient(options: PveClientOptions): PveClient {
     // Issue 14: the template builder's endpoints (build-api.ts).
     ...templateBuildMethods(call),
     peakRequestsPerNode: () => transport.peakRequestsPerNode(),
+    paceStats: () => transport.paceStats(),
     close: () => transport.close(),
   };
 }

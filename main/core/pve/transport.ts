@@ -11,6 +11,8 @@ import { redactSecrets } from '../../log/secrets';
 import { apiErrorFromAnswer } from './answer';
 import { createVerifyingConnector, CONNECT_TIMEOUT_MS } from './connector';
 import { NodeGate } from './node-gate';
+import { Pace, type PaceClass, type PaceOptions, type PaceStats } from './pace';
+import { SingleFlight } from './single-flight';
 import { ApiError, ClassifiedError, TlsVerificationError, TransportError, type CallSite } from './errors';
 import { fillPath, queryString, type PathParams } from './path';
 import type { TlsChoice } from './tls-choice';
@@ -27,6 +29,16 @@ export interface TransportOptions {
   connectTimeoutMs?: number;
   /** Requests in flight at once per Proxmox node (default 4); calls not addressed to a node are not limited. */
   maxRequestsPerNode?: number;
+  /**
+   * Issue 11: at most this many requests per node in any window (pace.ts; DEFAULT_PACE is 3 per second, one per
+   * pveproxy worker). Off when not given: the app turns it on for real clusters; tests that run the simulator
+   * a thousand times faster than real time would otherwise wait on the wall clock.
+   */
+  pace?: PaceOptions | false;
+  /** The node whose pveproxy the URL reaches: requests that name no node count against its pace (default: their own). */
+  apiNode?: string;
+  /** Identical concurrent GETs share one request (single-flight.ts); default on. */
+  shareReads?: boolean;
   logger: Logger;
 }
 
@@ -46,8 +58,22 @@ export interface Transport {
   send(exchange: Exchange): Promise<string>;
   /** The most requests that were in flight at once, per node. */
   peakRequestsPerNode(): Record<string, number>;
+  /** Per node, how many requests waited for the pace; and how many GETs joined an identical one. */
+  paceStats(): { pace: Record<string, PaceStats>; sharedReads: number };
   close(): Promise<void>;
 }
+
+/** Requests that only watch: they yield to the create's writes and reads at the pace (pace.ts). */
+const POLL_ROUTES = new Set(['/nodes/{node}/tasks', '/nodes/{node}/tasks/{upid}/status', '/nodes/{node}/qemu/{vmid}/agent/network-get-interfaces']);
+
+export function paceClassOf(ex: Pick<Exchange, 'method' | 'template' | 'query'>): PaceClass {
+  if (ex.method !== 'GET') return 'write';
+  // The inventory's all-types listing is a poll; a create's typed lookup (`type=vm`) is on its critical path.
+  if (POLL_ROUTES.has(ex.template) || (ex.template === '/cluster/resources' && ex.query?.type === undefined)) return 'poll';
+  return 'read';
+}
+
+const never = new AbortController().signal;
 
 function baseOrigin(baseUrl: string): URL {
   const url = new URL(baseUrl);
@@ -75,18 +101,47 @@ export function createTransport(options: TransportOptions): Transport {
 
   const gate = new NodeGate(options.maxRequestsPerNode);
 
+  const pace = options.pace ? new Pace(options.pace) : undefined;
+  const flights = options.shareReads === false ? undefined : new SingleFlight();
+
   async function send(ex: Exchange): Promise<string> {
+    const node = typeof ex.params?.node === 'string' ? ex.params.node : undefined;
+    if (ex.method !== 'GET' || !flights) {
+      if (ex.method === 'GET') return exchange(ex);
+      // Before and after: a GET sent while the write is on the wire is not shared with one sent after it.
+      flights?.wrote(node);
+      try {
+        return await exchange(ex);
+      } finally {
+        flights?.wrote(node);
+      }
+    }
+    const path = fillPath(ex.template, ex.params);
+    try {
+      return await flights.run(`${path}${queryString(ex.query)}`, ex.template, node, (signal) => exchange({ ...ex, signal }), ex.signal);
+    } catch (err) {
+      if (ex.signal?.aborted) throw new TransportError('aborted', 'the request was cancelled', { method: ex.method, path });
+      throw err;
+    }
+  }
+
+  async function exchange(ex: Exchange): Promise<string> {
     const path = fillPath(ex.template, ex.params);
     const call: CallSite = { method: ex.method, path };
     const started = performance.now();
-    const timeout = AbortSignal.timeout(timeoutMs);
-    const signal = ex.signal ? AbortSignal.any([ex.signal, timeout]) : timeout;
     const node = ex.params?.node;
+    let timeout: AbortSignal | undefined;
     let leave: (() => void) | undefined;
     let status: number | string = 'error';
     try {
-      signal.throwIfAborted();
-      if (typeof node === 'string') leave = await gate.enter(node, signal);
+      ex.signal?.throwIfAborted();
+      // Waiting for the node's turn (pace, then the in-flight gate) is not the request's time: both drain on
+      // their own (the pace by the clock, the gate as requests end within their timeout), so the timeout below
+      // counts from the moment the request leaves.
+      if (pace) await pace.take(typeof node === 'string' ? node : (options.apiNode ?? ''), paceClassOf(ex), ex.signal);
+      if (typeof node === 'string') leave = await gate.enter(node, ex.signal ?? never);
+      timeout = AbortSignal.timeout(timeoutMs);
+      const signal = ex.signal ? AbortSignal.any([ex.signal, timeout]) : timeout;
       const token = await readToken(options.token);
       const headers: Record<string, string> = { authorization: authorizationHeader(token), accept: 'application/json' };
       let body: Dispatcher.DispatchOptions['body'];
@@ -112,7 +167,7 @@ export function createTransport(options: TransportOptions): Transport {
       }
       return text;
     } catch (err) {
-      throw toClientError(err, call, { cancelled: ex.signal?.aborted === true, timedOut: timeout.aborted, timeoutMs });
+      throw toClientError(err, call, { cancelled: ex.signal?.aborted === true, timedOut: timeout?.aborted === true, timeoutMs });
     } finally {
       leave?.();
       options.logger.debug('pve call', {
@@ -124,7 +179,12 @@ export function createTransport(options: TransportOptions): Transport {
     }
   }
 
-  return { send, peakRequestsPerNode: () => gate.peaks(), close: () => agent.close() };
+  return {
+    send,
+    peakRequestsPerNode: () => gate.peaks(),
+    paceStats: () => ({ pace: pace?.stats() ?? {}, sharedReads: flights?.joined ?? 0 }),
+    close: () => agent.close(),
+  };
 }
 
 interface AbortState {

@@ -5,7 +5,8 @@ import { startSimCluster, type SimCluster } from '../../support/sim-cluster';
 describe('requests in flight per node', () => {
   let t: SimCluster;
   beforeAll(async () => {
-    t = await startSimCluster({ dataset: 'minimal' });
+    // Identical reads would share one request (single-flight.ts): off, so fifty really go to the node.
+    t = await startSimCluster({ dataset: 'minimal', client: { shareReads: false } });
   });
   afterAll(async () => {
     await t.close();
