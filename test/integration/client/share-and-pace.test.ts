@@ -14,10 +14,10 @@ describe('shared reads', () => {
     t.sim.requests.clear();
     const answers = await Promise.all(Array.from({ length: 20 }, () => t!.client.clusterResources('vm')));
     expect(answers.every((a) => a.length === answers[0]!.length)).toBe(true);
-    expect(t.sim.requests.count((r) => r.route === '/cluster/resources')).toBe(1);
+    expect(t.sim.requests.count({ route: '/cluster/resources' })).toBe(1);
     // After the answer, a new read goes out (no reuse by default).
     await t.client.clusterResources('vm');
-    expect(t.sim.requests.count((r) => r.route === '/cluster/resources')).toBe(2);
+    expect(t.sim.requests.count({ route: '/cluster/resources' })).toBe(2);
     // A read issued after a write does not join one sent before it.
     t.sim.requests.clear();
     const before = t.client.vmConfig('pv1-1', 100);
@@ -25,7 +25,7 @@ describe('shared reads', () => {
     const after = await t.client.vmConfig('pv1-1', 100);
     await before;
     expect(String(after.cores)).toBe('3');
-    expect(t.sim.requests.count((r) => r.route === '/nodes/{node}/qemu/{vmid}/config' && r.method === 'GET')).toBeGreaterThanOrEqual(2);
+    expect(t.sim.requests.count({ route: '/nodes/{node}/qemu/{vmid}/config', method: 'GET' })).toBeGreaterThanOrEqual(2);
   });
 
   it('a caller that gives up leaves the others their answer', async () => {
@@ -48,12 +48,12 @@ describe('per-node pace', () => {
     t.sim.requests.clear();
     const order: string[] = [];
     const started = performance.now();
-    const polls = Array.from({ length: 6 }, () => t!.client.nodeTasks('pv1-1', { limit: 1 }).then(() => order.push('poll')));
+    const polls = Array.from({ length: 6 }, () => t!.client.nodeTasks!('pv1-1', { limit: 1 }).then(() => order.push('poll')));
     const write = t.client.setVmConfig('pv1-1', 100, { cores: 2 }).then(() => order.push('write'));
     await Promise.all([...polls, write]);
     // 3 polls leave at once; the write jumps the 3 still queued.
     expect(order.indexOf('write')).toBeLessThanOrEqual(3);
-    expect(t.sim.requests.count((r) => r.node === 'pv1-1')).toBe(7);
+    expect(t.sim.requests.count({ node: 'pv1-1' })).toBe(7);
     // 7 requests at 3 per 100 ms (+ the 50 ms guard): the last leaves two windows after the first.
     expect(performance.now() - started).toBeGreaterThanOrEqual(200);
     expect(t.client.paceStats().pace['pv1-1']?.waited).toBeGreaterThanOrEqual(4);
