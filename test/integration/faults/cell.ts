@@ -16,7 +16,7 @@ import { createLogger } from '../../../main/log/logger';
 import { createCleanupService, type CleanupService } from '../../../main/services/cleanup/cleanup-service';
 import { MutableClusterDirectory } from '../../../main/services/clusters/cluster';
 import { createTaskManager, type TaskManager } from '../../../main/services/tasks/task-manager';
-import { proxyVm, SEED_STORAGE, startSimulator, type Simulator } from '../../../main/simulator';
+import { proxyVm, SEED_STORAGE, startSimulator, type PveVersion, type Simulator } from '../../../main/simulator';
 import { coreProfile } from '../core/sim-provider';
 import { profileFor } from '../../support/sim-cluster';
 
@@ -80,9 +80,10 @@ export function plantProxy(sim: Simulator, vm: { vmid: number; name: string; uid
   sim.state.putIso(NODE, SEED_STORAGE, `${vm.name}-seed.iso`, new Uint8Array(2048));
 }
 
-export async function startCell(options: { journalDir?: string } = {}): Promise<Cell> {
+/** `version`: the Proxmox VE profile the simulator answers as (main/simulator/versions.ts); 9.2 by default. */
+export async function startCell(options: { journalDir?: string; version?: PveVersion } = {}): Promise<Cell> {
   const logger = createLogger({ sinks: [] });
-  const sim = await startSimulator({ timeScale: 0.001, agentDelayMs: 0 });
+  const sim = await startSimulator({ timeScale: 0.001, agentDelayMs: 0, version: options.version });
   const baseline = new Set(sim.state.vms.keys());
   plantProxy(sim, BYSTANDER);
   plantProxy(sim, TARGET);

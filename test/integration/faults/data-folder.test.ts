@@ -16,7 +16,7 @@ import {
   retryDataFolder,
   type DataFolderFault,
 } from './data-folder';
-import { dataFolderFaults, faults, matrix, operations } from './matrix';
+import { dataFolderFaults, faults, matrix, matrixVersions, operations } from './matrix';
 import { assertClean, assertStillServes } from './run-cell';
 import { judge } from './suite';
 
@@ -32,14 +32,14 @@ afterEach(async () => {
   disk = undefined;
 });
 
-describe.skipIf(missing !== undefined)('fault matrix: the data folder', () => {
+describe.skipIf(missing !== undefined).each(matrixVersions)('fault matrix: the data folder on Proxmox VE %s', (version) => {
   for (const { id, label } of faults.filter((f) => dataFolderFaults.has(f.id))) {
     const fault = id as DataFolderFault;
     for (const op of operations) {
       const expected = matrix[op][fault];
       it(`${label} × ${op}: ${expected.outcome}${'kind' in expected ? ` ${expected.kind}` : ''}`, async () => {
         disk = mountSmallDisk(2048);
-        cell = await startCell({ journalDir: join(disk.dir, 'tasks') });
+        cell = await startCell({ journalDir: join(disk.dir, 'tasks'), version });
         const request = freshRequest();
         const run = await armDataFolder(cell, op, fault, disk);
         const seen = await performDataFolder(cell, op, run, request);

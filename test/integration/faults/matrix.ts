@@ -4,6 +4,8 @@
  * scripts/gen-reliability-table.ts renders docs/reliability.md from the same
  * rows, so the document cannot claim what the tests do not check.
  */
+import { PVE_VERSIONS, type PveVersion } from '../../../main/simulator';
+
 export const operations = ['create', 'delete', 'get', 'list', 'check', 'cleanup'] as const;
 export type Operation = (typeof operations)[number];
 
@@ -227,3 +229,36 @@ export const crashSteps = {
   create: ['clone', 'upload-seed', 'configure', 'resize', 'start', 'wait-running'],
   delete: ['stop', 'delete-seed', 'destroy'],
 } as const;
+
+/**
+ * Every runnable cell (request faults, the crash table, the data folder) runs on each Proxmox VE version profile of the
+ * simulator (main/simulator/versions.ts). The verdicts are the same on all three: the table is the one of `tableVersion`,
+ * the captured host's release.
+ */
+export const matrixVersions = PVE_VERSIONS;
+export const tableVersion: PveVersion = '9.2';
+
+/**
+ * Where a version makes cells take another path than on 9.2, with the same verdict, and why; the tests assert each path
+ * (suite.ts `assertVersionPath`, crash-steps.test.ts). None changes how a cell is armed: the task faults strike qmstart,
+ * qmdestroy, qmstop and imgdel, and the request faults the routes in `injectedOn`, which every version has.
+ */
+export const versionDifferences: Record<PveVersion, readonly { cells: string; why: string }[]> = {
+  '7.4': [
+    {
+      cells: "create's request-fault cells (each retry grows the disk) and the crash table's create rows",
+      why: 'the disk grow is no `qmresize` task: qemu-server before 8.0.2 grows the disk inside the request and answers `{"data":null}`; the tests assert the disk grown to 8G and no resize task. Killed at resize, the host dies while that request is held (there is no task to be inside); the held request lands and grows the disk, and Resume finds it grown.',
+    },
+    {
+      cells: "check's cells",
+      why: 'node status has no `current-kernel` (pve-manager 8.1.0) and no `memory.available`: the kernel is read from `kversion`; after each retry the check asserts the node reports 7.4-19 and its kernel.',
+    },
+  ],
+  '8.4': [
+    {
+      cells: "check's cells",
+      why: 'node status has no `memory.available` (pve-manager 9.0); after each retry the check asserts the node reports 8.4.21.',
+    },
+  ],
+  '9.2': [],
+};
