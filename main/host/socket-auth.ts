@@ -3,7 +3,7 @@
  * it listens (`Host: 127.0.0.1:PORT` or `localhost:PORT`), which stops DNS
  * rebinding: a page on another name that resolves to 127.0.0.1 gets nothing.
  * The socket also needs a page served by this host (its Origin is exactly our
- * loopback origin) that knows the per-run key printed on the terminal. The
+ * loopback origin) that knows the run key printed on the terminal (kept between runs: run-state.ts). The
  * Origin check stops other web pages in the same browser; the key stops other
  * local users and processes.
  */

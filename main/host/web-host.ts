@@ -1,7 +1,7 @@
 /**
  * Browser mode: serves the renderer to an ordinary browser and the same IPC
  * contract over a WebSocket, from plain Node, with no Electron. It listens
- * on 127.0.0.1 only. The socket speaks four messages:
+ * on 127.0.0.1 only. The socket speaks five messages:
  *   host -> renderer  {type:'hello', maxFrameBytes}       once, on connect
  *   renderer -> host  {type:'request', id, channel, input}
  *   host -> renderer  {type:'response', id, result: Envelope}

@@ -31,8 +31,9 @@ export interface TransportOptions {
   maxRequestsPerNode?: number;
   /**
    * Issue 11: at most this many requests per node in any window (pace.ts; DEFAULT_PACE is 3 per second, one per
-   * pveproxy worker). Off when not given: the app turns it on for real clusters; tests that run the simulator
-   * a thousand times faster than real time would otherwise wait on the wall clock.
+   * pveproxy worker). Off when not given, and the app gives none for now (docs/architecture.md, Decisions): at 3 a
+   * second the inventory's first load, a config read per VM, would take minutes on a big cluster; tests that run
+   * the simulator a thousand times faster than real time would also wait on the wall clock.
    */
   pace?: PaceOptions | false;
   /** The node whose pveproxy the URL reaches: requests that name no node count against its pace (default: their own). */

@@ -6,7 +6,7 @@
 import type { PveApi } from '../../core/pve/api';
 import { isApiError } from '../../core/pve/errors';
 import type { PrivilegeCheck, PrivilegesSection } from '../../../shared/channels/doctor';
-import { grantCommand, roleCommand, tokenGrantCommand } from './pveum';
+import { grantCommand, roleCommand, tokenGrantCommand } from '../../core/provider/pveum';
 import { ROOT_ROLE, SEED_ROLE, type RequiredRole } from './roles';
 import { blocked, errorText, passed } from './section';
 

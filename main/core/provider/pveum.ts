@@ -1,9 +1,16 @@
 /**
  * The exact `pveum` commands that grant a missing role, as the operator's
  * guide documents them: the role is created or, when it exists, set to the
- * full list, then granted on its path to the token's user.
+ * full list, then granted on its path to the token's user. Pure strings, so
+ * both the connect doctor (services/doctor) and the template builder's
+ * preflight (core/templates) print the same lines.
  */
-import type { RequiredRole } from './roles';
+
+/** What a command needs of a role: its name and its full privilege list. */
+export interface PveumRole {
+  role: string;
+  privileges: readonly string[];
+}
 
 /** `user@realm` of a token id `user@realm!name`. */
 export function userOfToken(tokenId: string): string {
@@ -11,16 +18,16 @@ export function userOfToken(tokenId: string): string {
 }
 
 /** One line that creates the role, or replaces the privileges of an existing one with the full list. */
-export function roleCommand(role: RequiredRole): string {
+export function roleCommand(role: PveumRole): string {
   const privs = `-privs "${role.privileges.join(' ')}"`;
   return `pveum role add ${role.role} ${privs} || pveum role modify ${role.role} ${privs}`;
 }
 
-export function grantCommand(path: string, role: RequiredRole, tokenId: string): string {
+export function grantCommand(path: string, role: PveumRole, tokenId: string): string {
   return `pveum aclmod ${path} -user ${userOfToken(tokenId)} -role ${role.role}`;
 }
 
 /** For a token made with privilege separation: its own ACL must carry the role too. */
-export function tokenGrantCommand(path: string, role: RequiredRole, tokenId: string): string {
+export function tokenGrantCommand(path: string, role: PveumRole, tokenId: string): string {
   return `pveum aclmod ${path} -token '${tokenId}' -role ${role.role}`;
 }
