@@ -40,7 +40,7 @@
  * pveproxy (`sim.load.perNode()`, 1 s buckets of simulated time: mean and
  * peak), task-state requests per create, and the routes per create. Asserts nothing.
  *
- *   npx tsx scripts/bench-bulk.ts [count=20] [timeScale=0.1]
+ *   npx tsx scripts/bench-bulk.ts [count=20] [timeScale=1]
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -18,10 +18,18 @@ const BASE: Partial<Record<TaskKind, number>> = { qmclone: 3000, imgcopy: 1000, 
 const JITTER = 0.4;
 const TASKS_PER_CREATE = Object.keys(BASE).length;
 
+/**
+ * `learned`: the app as it runs, one client per cluster: the first create on a node learns the task
+ * durations (`cold`, no history), the next ones use them. `fixed-1s`: the Go provider's poll, one status
+ * call per task per second, for comparison (youngPollMs 500 makes the no-history cadence 1 s; it never
+ * learns because each create gets a fresh client).
+ */
 const polls: Record<string, Partial<Budgets>> = {
-  adaptive: defaultBudgets,
-  'fixed-1s': { ...defaultBudgets, youngPollMs: 1000, oldPollMs: 1000 },
+  learned: defaultBudgets,
+  'fixed-1s': { ...defaultBudgets, youngPollMs: 500, youngForMs: 0, oldPollMs: 1000 },
 };
+/** Creates per repetition on one client: the first is cold, the rest learned. */
+const CREATES = 3;
 
 /** mulberry32: a small seeded generator, so a run can be repeated exactly. */
 function seeded(seed: number): () => number {
@@ -38,8 +46,11 @@ function seeded(seed: number): () => number {
 interface Sample {
   createMs: number;
   proxmoxMs: number;
+  /** Task listings and task status calls: every request that asks a task's state. */
   taskPolls: number;
   statusPolls: number;
+  /** Config reads (the template check, the lock wait after the clone, and the adopt check). */
+  configReads: number;
 }
 
 /** A simulator with these durations and a provider over it, connection warmed: the app's client has talked to the cluster before it creates. */
@@ -51,6 +62,7 @@ async function prepare(budgets: Partial<Budgets>, durations: Partial<Record<Task
 }
 
 async function createOnce({ env, durations }: Awaited<ReturnType<typeof prepare>>, rep: number): Promise<Sample> {
+  env.sim.requests.clear();
   const started = performance.now();
   await env.provider.create({
     uid: `bench-${rep}`,
@@ -65,8 +77,9 @@ async function createOnce({ env, durations }: Awaited<ReturnType<typeof prepare>
     createMs,
     // The simulator reports running the moment the start task ends, so the running wait is Proxmox's zero.
     proxmoxMs: Object.values(durations).reduce((a, b) => a + b, 0),
-    taskPolls: routes.filter((r) => r === '/nodes/{node}/tasks/{upid}/status').length,
+    taskPolls: routes.filter((r) => r === '/nodes/{node}/tasks/{upid}/status' || r === '/nodes/{node}/tasks').length,
     statusPolls: routes.filter((r) => r === '/nodes/{node}/qemu/{vmid}/status/current').length,
+    configReads: routes.filter((r) => r === '/nodes/{node}/qemu/{vmid}/config').length,
   };
 }
 
@@ -104,6 +117,7 @@ function summarise(label: string, samples: Sample[]): string {
     `task polls/create ${taskPolls.toFixed(1)}`,
     `per task ${(taskPolls / TASKS_PER_CREATE).toFixed(1)}`,
     `status/current per create ${(sum(samples.map((s) => s.statusPolls)) / n).toFixed(1)}`,
+    `config reads per create ${(sum(samples.map((s) => s.configReads)) / n).toFixed(1)}`,
   ].join('  ');
 }
 
@@ -111,21 +125,36 @@ async function main(): Promise<void> {
   const repetitions = Math.max(1, Number(process.argv[2] ?? 3));
   const seed = Number(process.argv[3] ?? 1);
   const random = seeded(seed);
-  const samples: Record<string, Sample[]> = Object.fromEntries(Object.keys(polls).map((k) => [k, []]));
+  const labels = ['cold', 'learned', 'fixed-1s'];
+  const samples: Record<string, Sample[]> = Object.fromEntries(labels.map((k) => [k, []]));
   console.log(`bench-core: ${repetitions} repetition(s), seed ${seed}, task durations ±${JITTER * 100} % around ${JSON.stringify(BASE)}`);
   await warmUp();
   // Repetitions one after another; within one, each poll on its own simulator at the same time (they share no state).
   for (let rep = 0; rep < repetitions; rep++) {
     const durations = jittered(random);
-    const prepared = await Promise.all(Object.values(polls).map((budgets) => prepare(budgets, durations)));
+    const learned = await prepare(polls.learned!, durations);
     try {
-      const results = await Promise.all(prepared.map((p) => createOnce(p, rep)));
-      Object.keys(polls).forEach((label, i) => samples[label]!.push(results[i]!));
+      await Promise.all([
+        (async () => {
+          for (let i = 0; i < CREATES; i++) samples[i === 0 ? 'cold' : 'learned']!.push(await createOnce(learned, rep * CREATES + i));
+        })(),
+        (async () => {
+          // A fresh client per create: the fixed poll never learns.
+          for (let i = 0; i < CREATES; i++) {
+            const fixed = await prepare(polls['fixed-1s']!, durations);
+            try {
+              samples['fixed-1s']!.push(await createOnce(fixed, rep * CREATES + i));
+            } finally {
+              await fixed.env.close();
+            }
+          }
+        })(),
+      ]);
     } finally {
-      await Promise.all(prepared.map((p) => p.env.close()));
+      await learned.env.close();
     }
   }
-  for (const label of Object.keys(polls)) console.log(summarise(label, samples[label]!));
+  for (const label of labels) console.log(summarise(label, samples[label]!));
 }
 
 await main();

@@ -89,7 +89,7 @@ function stop(host: ChildProcess): Promise<void> {
 
 /**
  * Runs in the page before its scripts: notes the wall-clock time the first
- * node card enters the DOM, and the first one that shows its health. A
+ * node card (the Overview's `article.node-row`) enters the DOM, and the first one that shows its health. A
  * string, so no helper the TypeScript loader adds to functions reaches the page.
  */
 const markCards = `
@@ -97,8 +97,8 @@ const markCards = `
   const observer = new MutationObserver(() => {
     const at = performance.timeOrigin + performance.now();
     const marks = window.__startup;
-    if (marks.card === undefined && document.querySelector('article.node-card')) marks.card = at;
-    if (marks.checked === undefined && document.querySelector('article.node-card:not(.level-unknown)')) {
+    if (marks.card === undefined && document.querySelector('article.node-row')) marks.card = at;
+    if (marks.checked === undefined && document.querySelector('article.node-row:not(.level-unknown)')) {
       marks.checked = at;
       observer.disconnect();
     }
@@ -178,7 +178,7 @@ try {
       // The page keeps checking; give the health mark a moment if the click beat it.
       if (inPage.checked === undefined) {
         await page
-          .locator('article.node-card:not(.level-unknown)')
+          .locator('article.node-row:not(.level-unknown)')
           .first()
           .waitFor({ state: 'attached', timeout: 10_000 })
           .catch(() => undefined);

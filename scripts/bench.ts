@@ -11,8 +11,16 @@ import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { cpus, loadavg, platform, release, totalmem } from 'node:os';
 import { join } from 'node:path';
+import { DEFAULT_PACE } from '../main/core/pve/pace';
+import { DEFAULT_REQUESTS_PER_NODE } from '../main/core/pve/node-gate';
+import { defaultLimits } from '../main/services/tasks/slots';
+import { goodTemplate } from '../main/simulator/datasets';
+import { DEFAULT_REQUEST_COST_MS, DEFAULT_WORKERS } from '../main/simulator/load';
+import { DEFAULT_BANDWIDTH, DEFAULT_TASK_OVERHEAD_MS } from '../main/simulator/physics';
 
 const root = join(import.meta.dirname, '..');
+/** F21: the guest agent answers 50 s after start (main/simulator/index.ts `agentDelayMs` default; bench-bulk.ts uses the same). */
+const AGENT_DELAY_MS = 50_000;
 
 interface Figure {
   figure: string;
@@ -41,45 +49,82 @@ const benches: Bench[] = [
   {
     name: 'core',
     command: ['tsx', 'scripts/bench-core.ts', '3'],
-    what: 'One create (clone 3 s, upload 1 s, resize 1 s, start 1 s, each ±40 %): wall time over Proxmox task time, adaptive poll beside a fixed 1 s poll.',
+    what: 'One create (clone 3 s, upload 1 s, resize 1 s, start 1 s, each ±40 %): wall time over Proxmox task time and task-state requests, with learned durations (after one create on the node), with none (cold), and a fixed 1 s poll.',
     figures(out) {
-      const adaptive = num(/^adaptive.*?ratio ([\d.]+)/m, out);
+      const learned = num(/^learned.*?ratio ([\d.]+)/m, out);
+      const cold = num(/^cold.*?ratio ([\d.]+)/m, out);
       const fixed = num(/^fixed-1s.*?ratio ([\d.]+)/m, out);
-      const polls = num(/^adaptive.*?task polls\/create ([\d.]+)/m, out);
+      const polls = num(/^learned.*?task polls\/create ([\d.]+)/m, out);
+      const coldPolls = num(/^cold.*?task polls\/create ([\d.]+)/m, out);
       return [
-        { figure: 'create wall / Proxmox time (adaptive poll)', value: fmt(adaptive), goal: '<= 1.15', ratio: over(adaptive, 1.15) },
+        { figure: 'create wall / Proxmox time (learned durations)', value: fmt(learned), goal: '<= 1.10', ratio: over(learned, 1.1) },
+        { figure: 'task-state requests per create (learned)', value: fmt(polls), goal: '<= 12', ratio: over(polls, 12) },
+        { figure: 'create wall / Proxmox time (no history yet)', value: fmt(cold), goal: 'report', ratio: undefined },
+        { figure: 'task-state requests per create (no history yet)', value: fmt(coldPolls), goal: 'report', ratio: undefined },
         { figure: 'create wall / Proxmox time (fixed 1 s poll, the Go way)', value: fmt(fixed), goal: 'comparison', ratio: undefined },
-        { figure: 'task polls per create (adaptive)', value: fmt(polls), goal: 'report', ratio: undefined },
       ];
     },
   },
   {
     name: 'bulk',
-    command: ['tsx', 'scripts/bench-bulk.ts', '20'],
-    what: '20 proxies over 3 nodes through the task manager (createProxies, count 20, automatic placement), timeScale 1.',
+    command: ['tsx', 'scripts/bench-bulk.ts', '20', '1'],
+    what: "Issue 11's bulk: 20 proxies (createProxies, automatic placement) through the task manager over 3 nodes, each with its own local-lvm (450 MB/s) and its own template copy; clone and upload times from the simulator's physics, the guest agent answering 50 s after start (F21), the inventory beside it as in the app, the client pace on (3 requests per node per second), timeScale 1 (real time). The wall ends when the last proxy has its address; the floor is the model's physical one (bytes over bandwidth, plus start and boot).",
     figures(out) {
-      const ratio = num(/bulk ratio ([\d.]+)/, out);
-      const most = num(/per-node limit \d+: \w+ \(most (\d+)\)/, out);
-      const limit = num(/per-node limit (\d+)/, out);
-      const floor = num(/floor set by the limits: (\d+) waves/, out);
-      const perWave = num(/per wave ([\d.]+)/, out);
-      const wire = num(/per-node request limit \d+: \w+ \(most (\d+)\)/, out);
-      const wireLimit = num(/per-node request limit (\d+)/, out);
+      const wall =
+        /wall to the last address ([\d.]+) s simulated .*?Proxmox's part of every create done at ([\d.]+) s\); floor ([\d.]+) s; ratio ([\d.]+)/.exec(
+          out,
+        );
+      const wallS = wall ? Number(wall[1]) : undefined;
+      const proxmoxS = wall ? Number(wall[2]) : undefined;
+      const floorS = wall ? Number(wall[3]) : undefined;
+      const ratio = wall ? Number(wall[4]) : undefined;
+      const rps = [...out.matchAll(/^requests\/s on (\S+) at pveproxy \(1 s buckets\): mean ([\d.]+), peak (\d+)/gm)].map((m) => ({
+        node: m[1]!,
+        mean: Number(m[2]),
+        peak: Number(m[3]),
+      }));
+      const peakRps = rps.length ? Math.max(...rps.map((r) => r.peak)) : undefined;
+      const meanRps = rps.length ? Math.max(...rps.map((r) => r.mean)) : undefined;
+      const busiest = rps.length ? [...rps].sort((a, b) => b.mean - a.mean)[0]!.node : undefined;
+      const copies = /most copies at once per storage \(simulator flows\) .*?; limit (\d+): \w+ \(most (\d+)\)/.exec(out);
+      const copyLimit = copies ? Number(copies[1]) : undefined;
+      const mostCopies = copies ? Number(copies[2]) : undefined;
+      const taskState = num(/^task-state requests per create ([\d.]+)/m, out);
+      const perCreate = num(/^task-state requests per create [\d.]+ .*?; requests per create ([\d.]+)/m, out);
+      const wireJson = /^most requests on the wire per node \(client\) (\{.*?\})/m.exec(out)?.[1];
+      const wireValues = wireJson ? Object.values(JSON.parse(wireJson) as Record<string, number>) : [];
+      const wire = wireValues.length ? Math.max(...wireValues) : undefined;
+      const s = (x: number | undefined) => fmt(x, ' s');
       return [
-        { figure: 'bulk wall / one create wall', value: fmt(ratio), goal: '<= 1.5', ratio: over(ratio, 1.5) },
-        { figure: 'floor the limits allow (waves of creates)', value: fmt(floor), goal: 'report', ratio: undefined },
-        { figure: 'bulk ratio per wave', value: fmt(perWave), goal: 'about 1 (no time lost between waves)', ratio: undefined },
+        { figure: 'bulk wall (to the last address) / physical floor', value: fmt(ratio), goal: '<= 1.15', ratio: over(ratio, 1.15) },
+        { figure: 'bulk wall to the last address (simulated)', value: s(wallS), goal: 'report', ratio: undefined },
+        { figure: 'physical floor (bandwidth + start + 50 s boot), busiest node', value: s(floorS), goal: 'report', ratio: undefined },
+        { figure: "Proxmox's part of every create done at", value: s(proxmoxS), goal: 'report', ratio: undefined },
         {
-          figure: 'most proxies built at once on one node',
-          value: fmt(most),
-          goal: `<= ${fmt(limit)}`,
-          ratio: limit && most !== undefined ? most / limit : undefined,
+          figure: 'requests/s at pveproxy, peak 1 s bucket on any node',
+          value: fmt(peakRps),
+          goal: '<= 3',
+          ratio: over(peakRps, 3),
         },
         {
-          figure: 'most requests in flight on one node',
+          figure: `requests/s at pveproxy on one node, mean (busiest: ${busiest ?? 'not found'})`,
+          value: fmt(meanRps),
+          goal: 'report',
+          ratio: undefined,
+        },
+        {
+          figure: 'most full clones copying at once on one storage',
+          value: fmt(mostCopies),
+          goal: `<= ${fmt(copyLimit)}`,
+          ratio: copyLimit && mostCopies !== undefined ? mostCopies / copyLimit : undefined,
+        },
+        { figure: 'task-state requests per create (bulk)', value: fmt(taskState), goal: 'report', ratio: undefined },
+        { figure: 'requests per create (bulk, all routes)', value: fmt(perCreate), goal: 'report', ratio: undefined },
+        {
+          figure: 'most requests on the wire on one node (client)',
           value: fmt(wire),
-          goal: `<= ${fmt(wireLimit)}`,
-          ratio: wireLimit && wire !== undefined ? wire / wireLimit : undefined,
+          goal: `<= ${DEFAULT_REQUESTS_PER_NODE}`,
+          ratio: over(wire, DEFAULT_REQUESTS_PER_NODE),
         },
       ];
     },
@@ -115,6 +160,25 @@ const benches: Bench[] = [
     },
   },
   {
+    name: 'startup',
+    // Builds first (npm run build, not timed), so it runs before the renderer bench, which reads out/ as it is.
+    command: ['tsx', 'scripts/bench-startup.ts', '5'],
+    what: 'Browser mode as `npm run start:web` runs it: from spawning the built host (`node out/main/web-host.js`, fresh data folder, demo cluster) to the first node card in an already running (warm) headless Chromium and a click on Nodes answered; 5 runs, median. Builds first (not timed).',
+    figures(out) {
+      const line = /^startup to interactive overview: .*$/m.exec(out)?.[0] ?? '';
+      const median = num(/median ([\d.]+) s over/, line);
+      const host = num(/host listening ([\d.]+) s/, line);
+      const card = num(/first node card ([\d.]+) s\)/, line);
+      const chromium = num(/Chromium's own start ([\d.]+) s/, line);
+      return [
+        { figure: 'start to interactive overview (median of 5)', value: fmt(median, ' s'), goal: '<= 1.5 s', ratio: over(median, 1.5) },
+        { figure: 'start to host listening (median)', value: fmt(host, ' s'), goal: 'report' },
+        { figure: 'start to first node card (median)', value: fmt(card, ' s'), goal: 'report' },
+        { figure: "Chromium's own cold start (not counted)", value: fmt(chromium, ' s'), goal: 'report' },
+      ];
+    },
+  },
+  {
     name: 'renderer',
     command: ['tsx', 'scripts/bench-renderer.ts', '5000'],
     what: 'Proxies view with 5,000 rows in headless Chromium over the built renderer: click to rows, and one search keystroke, timed in the page.',
@@ -126,24 +190,15 @@ const benches: Bench[] = [
         ['search keystroke, p95 (to rows in the DOM)', 'search keystroke: to rows in DOM', 16],
         ['search keystroke, p95 (to the next frame)', 'search keystroke: to next frame', 16],
       ];
-      return rows.map(([figure, label, goal]) => ({
-        figure,
-        value: fmt(p95(label), ' ms'),
-        goal: `< ${goal} ms`,
-        ratio: over(p95(label), goal),
-      }));
-    },
-  },
-  {
-    name: 'startup',
-    command: ['tsx', 'scripts/bench-startup.ts', '3'],
-    what: 'Browser mode from `tsx main/host/cli.ts` (fresh data folder, demo cluster) to the first node card in Chromium and a nav click answered.',
-    figures(out) {
-      const median = num(/median ([\d.]+) s over/, out);
-      const card = num(/first node card ([\d.]+) s\);/, out);
+      const cpu = p95('search keystroke: main-thread CPU');
       return [
-        { figure: 'start to interactive overview (median)', value: fmt(median, ' s'), goal: 'none set: reported' },
-        { figure: 'start to first node card (median)', value: fmt(card, ' s'), goal: 'none set: reported' },
+        ...rows.map(([figure, label, goal]) => ({
+          figure,
+          value: fmt(p95(label), ' ms'),
+          goal: `< ${goal} ms`,
+          ratio: over(p95(label), goal),
+        })),
+        { figure: 'search keystroke, p95 main-thread CPU (load-independent)', value: fmt(cpu, ' ms'), goal: 'report' },
       ];
     },
   },
@@ -178,15 +233,47 @@ function run(bench: Bench): Promise<{ out: string; code: number | null; seconds:
 
 /** What holds whatever the numbers: the arithmetic behind the goals. */
 const READING = [
-  '- **Bulk and the limits.** A create spends almost all its time waiting on Proxmox tasks, so the task manager lets',
-  '  8 creates run per node and 24 in all (main/services/tasks/slots.ts): 20 over 3 nodes run in one wave. What',
-  "  protects a node is the client's per-node request limit (main/core/pve/node-gate.ts, 4 on the wire per node):",
-  '  however many creates poll their tasks, a node never sees more than that many requests at once.',
-  '- **Where tasks run.** A clone runs as a task on the node that holds the template (as in Proxmox), so the node',
-  '  with the template runs every clone; the per-node limit counts the node the proxy lands on, which is what the',
-  '  bulk figure checks. bench:bulk prints both.',
+  `- **The limits.** The task manager runs at most ${defaultLimits.perNode} creates per node (Proxmox's own bulk-action default,`,
+  `  \`max_workers\`), ${defaultLimits.clonesPerStorage} full clones per storage and ${defaultLimits.global} in all (main/services/tasks/slots.ts). The client puts at most`,
+  `  ${DEFAULT_REQUESTS_PER_NODE} requests on the wire per node (main/core/pve/node-gate.ts).`,
+  '- **One task watcher per node.** Task state comes from one `GET /nodes/{node}/tasks` per cycle per node',
+  "  (main/core/provider/task-watcher.ts), which answers for every task on that node, so a node's task-state requests",
+  '  do not grow with the number of tasks; a status call is made only for a task the listing cannot tell about.',
+  `- **The pace.** The client sends at most ${DEFAULT_PACE.requests} requests per node in any ${DEFAULT_PACE.perMs} ms window (main/core/pve/pace.ts; one per`,
+  '  pveproxy worker per second), writes first, then reads, then polls. That is what holds the peak of 3 a second at',
+  '  the node; it is also what sets the bulk wall.',
+  '- **Why bulk misses 1.15× at 3 requests a second (honest arithmetic).** 20 creates over 3 nodes put 7 on the',
+  "  busiest node. Proxmox's part of one create costs its node about 12 requests (clone, upload, config, resize, start,",
+  '  their task listings, the config reads and the running check), so 7 creates are ~84 requests; with the',
+  "  inventory's listing and the agent reads on the same node, ~100 at 3 a second is ~34 s before the last start,",
+  '  and only then does the last guest boot for 50 s (F21). About 34 + 50 ≈ 85 s against a floor of ~61 s (7 clones of',
+  '  ~420 MiB over one 450 MB/s SSD, plus the start and the boot) is ~1.4×. Meeting 1.15× (~71 s) would need the',
+  '  last start within ~20 s, that is ≤ ~60 requests on the node, ~8 per create: the pace, not the disks, is the',
+  '  bound, and it is kept because the per-node peak of 3 a second is a goal too.',
+  '- **One create** (bench:core) has no pace contention: its ratio to Proxmox time and its task-state requests',
+  '  (≤ 12) are those of one task watcher learning the task durations after the first create on the node.',
   '- **Renderer and startup** times are wall clock inside a headless Chromium sharing the CPUs with everything',
-  '  else; on this box the load average is printed beside each run.',
+  '  else; the load average is printed beside each run and summarised above the table.',
+];
+
+/** The simulator's model, read from its sources, so the document states what the bulk figures assume. */
+const template = goodTemplate();
+const MB = 1_000_000;
+const MiB = 1024 ** 2;
+const MODEL = [
+  `- **Storage bandwidth** (main/simulator/physics.ts DEFAULT_BANDWIDTH, home-lab estimates): ${Object.entries(DEFAULT_BANDWIDTH)
+    .map(([type, bps]) => `${type} ${bps / MB} MB/s`)
+    .join(', ')}. Copies sharing a storage share its bandwidth max-min fairly; a local storage is one resource per node.`,
+  `- **Task overhead besides copying** (DEFAULT_TASK_OVERHEAD_MS): ${Object.entries(DEFAULT_TASK_OVERHEAD_MS)
+    .map(([kind, ms]) => `${kind} ${ms / 1000} s`)
+    .join(', ')}. Resize and start are fixed 1 s tasks.`,
+  `- **Template data** (main/simulator/datasets.ts goodTemplate): ${Object.entries(template.dataBytes ?? {})
+    .map(([disk, bytes]) => `${disk} ${bytes >= MiB ? `${(bytes / MiB).toFixed(0)} MiB` : `${(bytes / 1024).toFixed(0)} KiB`}`)
+    .join(', ')} (a 3 GiB disk, thin); one full clone onto local-lvm: ${DEFAULT_TASK_OVERHEAD_MS.qmclone / 1000} s + ${(
+    Object.values(template.dataBytes ?? {}).reduce((a, b) => a + b, 0) / DEFAULT_BANDWIDTH.lvmthin
+  ).toFixed(2)} s of copy.`,
+  `- **pveproxy** (main/simulator/load.ts): ${DEFAULT_WORKERS} workers per node (pve-manager pveproxy.pm \`max_workers => 3\`), each request holding one for ${DEFAULT_REQUEST_COST_MS} ms (an estimate), FIFO when all are busy; requests/s are counted in 1 s buckets of simulated time.`,
+  `- **Guest agent**: answers ${AGENT_DELAY_MS / 1000} s after the start task ends (F21; the simulator's default \`agentDelayMs\`), so every create's address step waits that boot.`,
 ];
 
 const ratioText = (f: Figure) => (f.ratio === undefined ? '' : `${f.ratio.toFixed(2)}${f.ratio <= 1 ? '' : ' (over)'}`);
@@ -259,6 +346,10 @@ const doc = [
   ]),
   '',
   'All of them: `npm run bench` (rewrites this file). One or a few: `npx tsx scripts/bench.ts core,bulk` (prints, leaves this file).',
+  '',
+  '## The model behind the bulk figures',
+  '',
+  ...MODEL,
   '',
   '## Reading the figures',
   '',
