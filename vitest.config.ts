@@ -12,6 +12,8 @@ export default defineConfig({
           name: 'node',
           environment: 'node',
           include: ['test/unit/**/*.test.ts', 'test/integration/**/*.test.ts', 'test/electron/**/*.test.ts'],
+          // Nothing may connect beyond loopback: see the file.
+          setupFiles: ['test/support/no-egress.ts'],
           testTimeout: 30_000,
           hookTimeout: 30_000,
         },
@@ -29,6 +31,7 @@ export default defineConfig({
           name: 'e2e',
           environment: 'node',
           include: ['test/e2e/**/*.test.ts'],
+          setupFiles: ['test/support/no-egress.ts'],
           testTimeout: 120_000,
           hookTimeout: 120_000,
           fileParallelism: false,

@@ -16,7 +16,7 @@ import { createInventoryService, type InventoryOptions } from './service';
 export interface MonitoringOptions {
   inventory?: Partial<Omit<InventoryOptions, 'clusters' | 'publish' | 'logger'>>;
   health?: Partial<Omit<HealthOptions, 'clusters' | 'publish' | 'logger' | 'nodeStats'>>;
-  proxyCheck?: Partial<Omit<ProxyCheckOptions, 'lookup' | 'logger'>>;
+  proxyCheck?: Partial<Omit<ProxyCheckOptions, 'lookup' | 'logger' | 'isDemo'>>;
 }
 
 export function createMonitoring(directory: ClusterDirectory, bus: EventBus, logger: Logger, options: MonitoringOptions = {}) {
@@ -33,7 +33,13 @@ export function createMonitoring(directory: ClusterDirectory, bus: EventBus, log
     nodeStats: (id) => inventory.nodes(id),
     ...options.health,
   });
-  const proxyCheck = createProxyCheckService({ lookup: (c, vmid) => inventory.vm(c, vmid), logger, ...options.proxyCheck });
+  const proxyCheck = createProxyCheckService({
+    lookup: (c, vmid) => inventory.vm(c, vmid),
+    // The simulated demo's guests are not dialled: see the service.
+    isDemo: (c) => directory.list().some((cluster) => cluster.id === c && cluster.demo),
+    logger,
+    ...options.proxyCheck,
+  });
   inventory.start();
   health.start();
   return {

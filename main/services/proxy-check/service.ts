@@ -4,7 +4,14 @@
  * that is an error with a hint, not a failed check. The URL fetched is the
  * request's own, else the app's setting (read at each check, so a change
  * applies to the next Test), else the built-in default.
+ *
+ * The simulated demo cluster's guests report made-up addresses on a private
+ * range (192.168.x from the VMID): nothing real is there, and dialling one
+ * would send packets onto whatever network the user is on. For the demo,
+ * a non-loopback address is answered as a failed check, in words, before
+ * any socket is opened; a loopback one (a proxy the app itself runs) is checked.
  */
+import { isIPv4, isIPv6 } from 'node:net';
 import type { ProxyCheckResult, ProxyTestInput } from '../../../shared/channels/proxy-check';
 import type { VmRow } from '../../../shared/channels/inventory';
 import { DEFAULT_PROXY_CHECK_URL, proxyCheckUrlProblem } from '../../../shared/domain/proxy-check-url';
@@ -24,6 +31,22 @@ export interface ProxyCheckOptions {
   defaultTargetUrl?: string | (() => string | undefined);
   /** For the whole check, every step included; default 10 s. */
   timeoutMs?: number;
+  /** True for the built-in simulated cluster: its guests' addresses are not dialled (loopback ones excepted). */
+  isDemo?(clusterId: string): boolean;
+}
+
+export const DEMO_TEST_MESSAGE =
+  'This is the simulated demo cluster: its proxies are not real machines, so Test does not connect anywhere.';
+export const DEMO_TEST_HINT = 'Connect a real cluster to test a proxy.';
+
+/** 127.0.0.0/8, ::1 (also as ::ffff:127.x) or localhost: an address that never leaves the machine. */
+export function isLoopbackAddress(address: string): boolean {
+  let a = address.trim().toLowerCase();
+  if (a.startsWith('[') && a.endsWith(']')) a = a.slice(1, -1);
+  if (a === 'localhost') return true;
+  if (a.startsWith('::ffff:') && isIPv4(a.slice(7))) a = a.slice(7);
+  if (isIPv4(a)) return a.split('.')[0] === '127';
+  return isIPv6(a) && (a === '::1' || a === '0:0:0:0:0:0:0:1');
 }
 
 export const DEFAULT_TARGET_URL = DEFAULT_PROXY_CHECK_URL;
@@ -63,6 +86,17 @@ export function createProxyCheckService(options: ProxyCheckOptions): ProxyCheckS
           'Wait a minute after start for the agent to report the address, then check again.',
         );
       const targetUrl = input.targetUrl ?? configuredUrl();
+      if (options.isDemo?.(input.clusterId) && !isLoopbackAddress(row.address)) {
+        log.info('proxy check not run: the demo cluster is simulated', { cluster: input.clusterId, vmid: input.vmid });
+        return {
+          reachable: false,
+          address: row.address,
+          port: input.port,
+          protocol: input.protocol,
+          targetUrl,
+          problem: { kind: 'permanent', stage: 'connect', message: DEMO_TEST_MESSAGE, hint: DEMO_TEST_HINT },
+        };
+      }
       const result = await checkProxy({
         host: row.address,
         port: input.port,

@@ -2,12 +2,15 @@
  * The monitoring channels through the real composition root and router, on
  * the built-in demo cluster: snapshot, refresh, health check and the proxy
  * check's refusals arrive as the contract says; deltas flow on the bus.
+ * The demo's Test answers in words and dials nothing.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import net from 'node:net';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { composeApp, type ComposedApp } from '../../../../main/app/compose';
 import { createLogger } from '../../../../main/log/logger';
-import type { ClusterInventory } from '../../../../shared/channels/inventory';
+import type { ClusterInventory, VmRow } from '../../../../shared/channels/inventory';
 import type { HealthSnapshot, NodeHealth } from '../../../../shared/channels/health';
+import { egressAttempts, isLoopbackHost } from '../../../support/no-egress';
 
 let app: ComposedApp;
 const events: { name: string; payload: unknown }[] = [];
@@ -80,5 +83,36 @@ describe('monitoring over IPC', () => {
       error: { kind: 'invalid-input', field: 'targetUrl' },
     });
     expect(await call('inventory.snapshot', { clusterId: 'x'.repeat(201) })).toMatchObject({ ok: false, error: { kind: 'invalid-input' } });
+  });
+
+  it('answers the demo Test in words, without dialling the simulated guest address', async () => {
+    expect(await call('inventory.refresh', { clusterId: 'demo' })).toMatchObject({ ok: true });
+    const snapshot = (await call('inventory.snapshot', { clusterId: 'demo' })) as { value: { clusters: ClusterInventory[] } };
+    const row = snapshot.value.clusters[0]!.vms.find((r: VmRow) => r.status === 'running' && r.address && r.owner === 'marked');
+    expect(row?.address).toMatch(/^\d+\.\d+\.\d+\.\d+$/);
+    // Every TCP/TLS connect in the process passes here; the inventory's own polls of the simulator are on loopback.
+    const connect = vi.spyOn(net.Socket.prototype, 'connect');
+    try {
+      const answer = await call('proxies.test', { clusterId: 'demo', vmid: row!.vmid, protocol: 'socks5', port: 1080 });
+      expect(answer).toMatchObject({
+        ok: true,
+        value: {
+          reachable: false,
+          address: row!.address,
+          problem: {
+            kind: 'permanent',
+            message: 'This is the simulated demo cluster: its proxies are not real machines, so Test does not connect anywhere.',
+            hint: 'Connect a real cluster to test a proxy.',
+          },
+        },
+      });
+      const dialled = connect.mock.calls
+        .map((args) => (args[0] && typeof args[0] === 'object' ? (Array.isArray(args[0]) ? args[0][0] : args[0]) : {}) as { host?: string })
+        .filter((o) => !isLoopbackHost(o.host));
+      expect(dialled).toEqual([]);
+      expect(egressAttempts()).toEqual([]);
+    } finally {
+      connect.mockRestore();
+    }
   });
 });

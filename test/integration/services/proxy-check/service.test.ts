@@ -1,8 +1,11 @@
 /** proxies.test end to end below IPC: the inventory row gives the address; a VM that cannot answer is a classified error. */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import net from 'node:net';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { ProxyCheckResult } from '../../../../shared/channels/proxy-check';
 import type { VmRow } from '../../../../shared/channels/inventory';
 import { createMemoryLogger } from '../../../../main/log/logger';
 import { createProxyCheckService } from '../../../../main/services/proxy-check/service';
+import { egressAttempts } from '../../../support/no-egress';
 import { EGRESS, startEchoTarget, startSocks5Proxy, type Running } from '../../../support/services/proxy-check/loopback';
 
 let target: Running;
@@ -64,5 +67,52 @@ describe('proxies.test service', () => {
       kind: 'transient',
       message: expect.stringContaining('no address yet'),
     });
+  });
+});
+
+describe('proxies.test on the simulated demo cluster', () => {
+  const demoRow: VmRow = { ...base, clusterId: 'demo', vmid: 150_001, address: '192.168.0.214' };
+
+  it('refuses to dial a demo guest address, in words, before any socket is opened', async () => {
+    const connect = vi.spyOn(net.Socket.prototype, 'connect');
+    try {
+      const logger = createMemoryLogger();
+      const s = createProxyCheckService({
+        lookup: (c, vmid) => [demoRow].find((r) => r.clusterId === c && r.vmid === vmid),
+        isDemo: (c) => c === 'demo',
+        logger,
+        defaultTargetUrl: `http://127.0.0.1:${target.port}/`,
+      });
+      const result = await s.test({ clusterId: 'demo', vmid: 150_001, protocol: 'http', port: 3128 });
+      expect(ProxyCheckResult.parse(result)).toEqual({
+        reachable: false,
+        address: '192.168.0.214',
+        port: 3128,
+        protocol: 'http',
+        targetUrl: `http://127.0.0.1:${target.port}/`,
+        problem: {
+          kind: 'permanent',
+          stage: 'connect',
+          message: 'This is the simulated demo cluster: its proxies are not real machines, so Test does not connect anywhere.',
+          hint: 'Connect a real cluster to test a proxy.',
+        },
+      });
+      expect(connect).not.toHaveBeenCalled();
+      expect(egressAttempts()).toEqual([]);
+    } finally {
+      connect.mockRestore();
+    }
+  });
+
+  it('still checks a demo proxy on loopback (the later loopback-backed demo), and any address of a real cluster', async () => {
+    const rows = [{ ...demoRow, vmid: 150_002, address: '127.0.0.1' }, base];
+    const s = createProxyCheckService({
+      lookup: (c, vmid) => rows.find((r) => r.clusterId === c && r.vmid === vmid),
+      isDemo: (c) => c === 'demo',
+      logger: createMemoryLogger(),
+      defaultTargetUrl: `http://127.0.0.1:${target.port}/`,
+    });
+    expect(await s.test({ clusterId: 'demo', vmid: 150_002, protocol: 'socks5', port: socks.port })).toMatchObject({ reachable: true });
+    expect(await s.test({ clusterId: 'c', vmid: 100_001, protocol: 'socks5', port: socks.port })).toMatchObject({ reachable: true });
   });
 });
