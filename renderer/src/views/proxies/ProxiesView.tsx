@@ -48,7 +48,9 @@ export function ProxiesView() {
   const [confirming, setConfirming] = useState<ProxyRow[]>();
   const actions = useActionsAvailable();
   const [outcome, setOutcome] = useState<DeleteOutcome>();
-  const now = Date.now();
+  // Ages show whole seconds: a clock in whole seconds lets the keystrokes of one second keep every drawn row (memoised
+  // on `now`) without recomputing its age text.
+  const now = Math.floor(Date.now() / 1000) * 1000;
 
   // Sorting is the costly part: it reruns only when the rows or the order change, not per keystroke.
   const sorted = useMemo(() => sortedRowsOf(clusters, order), [clusters, order]);

@@ -101,15 +101,64 @@ export interface RowFilter {
 
 export const noFilter: RowFilter = { text: '', states: new Set(), node: undefined, clusterId: undefined };
 
+const searchWords = (text: string) => text.toLowerCase().split(/\s+/).filter(Boolean);
+
+function filterFrom(rows: readonly ProxyRow[], f: RowFilter, words: readonly string[]): ProxyRow[] {
+  const out: ProxyRow[] = [];
+  const { states, node, clusterId } = f;
+  for (const r of rows) {
+    if (states.size > 0 && !states.has(r.state)) continue;
+    if (node !== undefined && r.node !== node) continue;
+    if (clusterId !== undefined && r.clusterId !== clusterId) continue;
+    let all = true;
+    for (const w of words)
+      if (!r.haystack.includes(w)) {
+        all = false;
+        break;
+      }
+    if (all) out.push(r);
+  }
+  return out;
+}
+
+/** Every row matching `next` matches `prev` too: each of prev's words is part of one of next's. */
+const narrows = (prev: readonly string[], next: readonly string[]) => prev.every((p) => next.some((n) => n.includes(p)));
+
+interface FilterCache {
+  /** The filter the cached results are for, apart from the text. */
+  states: ReadonlySet<VmRowState>;
+  node: string | undefined;
+  clusterId: string | undefined;
+  /** Recent results by their search words, newest last (typing on narrows the newest; erasing finds an older one). */
+  results: Map<string, { words: string[]; rows: ProxyRow[] }>;
+}
+
+// Per sorted list (a new inventory state or order starts afresh): a keystroke looks in the rows the previous
+// text matched rather than in all of them, and erasing a character gives back the list that text had (the same array).
+const filterCache = new WeakMap<readonly ProxyRow[], FilterCache>();
+const RECENT_RESULTS = 32;
+
 export function filterRows(rows: readonly ProxyRow[], f: RowFilter): ProxyRow[] {
-  const words = f.text.toLowerCase().split(/\s+/).filter(Boolean);
-  return rows.filter(
-    (r) =>
-      (f.states.size === 0 || f.states.has(r.state)) &&
-      (f.node === undefined || r.node === f.node) &&
-      (f.clusterId === undefined || r.clusterId === f.clusterId) &&
-      words.every((w) => r.haystack.includes(w)),
-  );
+  const words = searchWords(f.text);
+  let cache = filterCache.get(rows);
+  if (!cache || cache.states !== f.states || cache.node !== f.node || cache.clusterId !== f.clusterId) {
+    cache = { states: f.states, node: f.node, clusterId: f.clusterId, results: new Map() };
+    filterCache.set(rows, cache);
+  }
+  const key = words.join(' ');
+  const hit = cache.results.get(key);
+  if (hit) {
+    cache.results.delete(key);
+    cache.results.set(key, hit);
+    return hit.rows;
+  }
+  // The smallest recent result that every match of these words is in.
+  let from: readonly ProxyRow[] = rows;
+  for (const r of cache.results.values()) if (r.rows.length < from.length && narrows(r.words, words)) from = r.rows;
+  const shown = filterFrom(from, f, words);
+  cache.results.set(key, { words, rows: shown });
+  if (cache.results.size > RECENT_RESULTS) cache.results.delete(cache.results.keys().next().value!);
+  return shown;
 }
 
 /** How the table names who made a VM: the mark is shared with the Kubernetes operator. */
