@@ -110,7 +110,12 @@ export const ClusterResourcesSchema = z.unknown().transform((value, ctx) => {
   return z.NEVER;
 });
 
-const KernelInfoSchema = z.object({ release: z.string(), sysname: z.string().optional(), version: z.string().optional() });
+const KernelInfoSchema = z.object({
+  release: z.string(),
+  sysname: z.string().optional(),
+  version: z.string().optional(),
+  machine: z.string().optional(),
+});
 
 /**
  * Node status; `kernel` is read from `current-kernel.release` (pve-manager 8.1.0 on, 20ad4e0e) or
@@ -131,6 +136,8 @@ export const NodeStatusSchema = z
   .transform(({ kversion, 'current-kernel': current, ...rest }) => ({
     ...rest,
     kernel: current?.release ?? kversion?.split(/\s+/)[1],
+    /** `x86_64` or `aarch64` (uname -m), from `current-kernel.machine` (8.1 on); absent before. */
+    ...(current?.machine ? { machine: current.machine } : {}),
   }));
 
 export const StorageEntrySchema = z.object({

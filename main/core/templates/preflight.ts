@@ -130,6 +130,8 @@ export interface BuildPreflight {
 /** Everything the read pass learned; the verdict is a pure function of it. */
 export interface PreflightFacts {
   pveversion?: string;
+  /** The node's `uname -m` (`x86_64`, `aarch64`) where the release reports it (8.1 on). */
+  machine?: string;
   storages: StorageEntry[];
   bridges?: string[];
   resources: ClusterResource[];
@@ -206,10 +208,14 @@ export function preflightVerdict(request: BuildTemplateRequest, facts: Preflight
   const name = nameFor(request, image);
   const node = request.node;
 
-  if (image.arch !== 'amd64')
+  // A guest runs the node's own architecture (qemu-server's `arch` defaults to the host's, and only root@pam
+  // may set another), so the image must match the node. Official Proxmox VE nodes are amd64; an arm64 node
+  // (a community port) says so in `current-kernel.machine`.
+  const nodeArch = facts.machine === 'aarch64' || facts.machine === 'arm64' ? 'arm64' : 'amd64';
+  if (image.arch !== nodeArch)
     blockers.push({
       code: 'arch',
-      message: `${image.label} is an ${image.arch} image. Proxmox VE runs amd64 guests; an ${image.arch} guest needs \`arch: aarch64\`, which only root@pam may set, on an ${image.arch} host.`,
+      message: `${image.label} is an ${image.arch} image, and ${node} runs ${nodeArch} guests (${facts.machine ?? 'Proxmox VE nodes are amd64'}). Choose the ${nodeArch} image.`,
     });
   if (!IMPORT_FILE_NAME.test(image.fileName))
     blockers.push({
@@ -411,6 +417,7 @@ export async function readPreflightFacts(
   const vmidDescription = holder?.node ? (await api.vmConfig(holder.node, vmid, o)).description : undefined;
   return {
     pveversion: status.pveversion,
+    ...(status.machine ? { machine: status.machine } : {}),
     storages,
     ...(bridges ? { bridges } : {}),
     resources,

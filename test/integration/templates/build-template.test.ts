@@ -12,7 +12,7 @@ import {
   type BuildProgressEvent,
   type BuildResume,
 } from '../../../main/core/templates/build';
-import { preflight, type BuildTemplateRequest } from '../../../main/core/templates/preflight';
+import { preflight, preflightVerdict, type BuildTemplateRequest } from '../../../main/core/templates/preflight';
 import { templateProblems } from '../../../main/core/provider/template';
 import { buildIdOf } from '../../../main/core/templates/recipe';
 import { createLogger } from '../../../main/log/logger';
@@ -200,6 +200,34 @@ describe('building a template over the API (PVE 9.2)', () => {
 });
 
 describe('refusals', () => {
+  it('an image for another architecture than the node: blocked before any write, naming the node\'s', async () => {
+    const e = await env();
+    const arm = catalogueImage('debian-13-arm64')!;
+    const err = await failure(buildTemplate(ctx(e), request(e, { image: { kind: 'catalogue', id: arm.id }, checksum: undefined })));
+    expect(err.kind).toBe('permanent');
+    expect(err.message).toMatch(/arm64 image, and pv1-1 runs amd64 guests/);
+    expect(writes(e.sim)).toEqual([]);
+  });
+
+  it('an arm64 node (it says aarch64 in current-kernel) takes the arm64 image and refuses the amd64 one', async () => {
+    const base = { storages: [], resources: [], nextId: 9100, permissions: {} };
+    const arm = catalogueImage('debian-13-arm64')!;
+    const req = (id: string): BuildTemplateRequest => ({
+      buildId: 'build-arch',
+      node: 'pv1-1',
+      image: { kind: 'catalogue', id },
+      targetStorage: 'local-lvm',
+      bridge: 'vmbr0',
+      tokenId: 'proxy-operator@pve!operator',
+    });
+    const codes = (id: string, machine?: string) =>
+      preflightVerdict(req(id), { ...base, pveversion: 'pve-manager/9.2.20/x', ...(machine ? { machine } : {}) }).blockers.map((b) => b.code);
+    expect(codes(arm.id, 'aarch64')).not.toContain('arch');
+    expect(codes(debian.id, 'aarch64')).toContain('arch');
+    expect(codes(debian.id, 'x86_64')).not.toContain('arch');
+    expect(codes(debian.id)).not.toContain('arch');
+  });
+
   it('no storage with import content: blocked before any write, with the pvesm command', async () => {
     const e = await env({ dataset: withImport('iso,vztmpl,backup') });
     const err = await failure(buildTemplate(ctx(e), request(e)));
