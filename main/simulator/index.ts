@@ -57,6 +57,9 @@ export const DEFAULT_TASK_DURATIONS: Record<TaskKind, number> = {
   qmdestroy: 1500,
   imgdel: 500,
   qmigrate: 3000,
+  qmshutdown: 2000,
+  qmreboot: 2000,
+  qmresume: 500,
 };
 
 /** The SANs of the simulator's certificate; the DNS name does not resolve, for server-name override tests. */

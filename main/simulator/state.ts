@@ -22,6 +22,8 @@ export interface SimVm {
   agent: NonNullable<VmDefinition['agent']>;
   /** A clone in progress: listed without a name and with `status: unknown` (F8). */
   cloning: boolean;
+  /** The guest ignores shutdown requests (VmDefinition.ignoresAcpi). */
+  ignoresAcpi?: boolean;
   /** Bytes written per disk slot; what a full clone copies (physics.ts). */
   dataBytes?: Record<string, number>;
 }
@@ -98,6 +100,7 @@ export class ClusterState {
     if (def.lock) vm.lock = def.lock;
     if (def.ip) vm.ip = def.ip;
     if (def.dataBytes) vm.dataBytes = { ...def.dataBytes };
+    if (def.ignoresAcpi) vm.ignoresAcpi = true;
     if (vm.power === 'hibernated') vm.lock = 'suspended';
     if (isUp(vm.power)) vm.startedAt = this.clock.now() - 3_600_000;
     this.vms.set(def.vmid, vm);

@@ -62,6 +62,10 @@ export const TEXT_FIXTURES = {
   migrateLocalNode: 'sim_err_migrate_local_node',
   migrateRunning: 'sim_err_migrate_running',
   migrateAborted: 'sim_task_migrate_aborted',
+  // Issue 16: qemu-server vm_shutdown, vm_reboot, vm_resume and _do_vm_stop.
+  pausedCannotShutdown: 'sim_err_paused_cannot_shutdown',
+  vmNotRunningPower: 'sim_err_vm_not_running',
+  shutdownTimeout: 'sim_task_shutdown_timeout',
 } as const;
 
 export type TextName = keyof typeof TEXT_FIXTURES;

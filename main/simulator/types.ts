@@ -5,7 +5,19 @@
 import type { Logger } from '../log/logger';
 import type { PveVersion } from './versions';
 
-export type TaskKind = 'qmclone' | 'imgcopy' | 'resize' | 'qmstart' | 'qmstop' | 'qmdestroy' | 'imgdel' | 'qmigrate';
+export type TaskKind =
+  | 'qmclone'
+  | 'imgcopy'
+  | 'resize'
+  | 'qmstart'
+  | 'qmstop'
+  | 'qmdestroy'
+  | 'imgdel'
+  | 'qmigrate'
+  // Issue 16: a guest's clean shutdown (ACPI or agent), a reboot's shutdown half, a resume.
+  | 'qmshutdown'
+  | 'qmreboot'
+  | 'qmresume';
 
 /** How a VM looks to an observer: paused lists as running (F14), hibernated is stopped with `lock: suspended`. */
 export type VmPowerState = 'running' | 'stopped' | 'paused' | 'prelaunch' | 'hibernated';
@@ -50,6 +62,8 @@ export interface VmDefinition {
    * `command-disabled` (agent up, network-get-interfaces blocked in its config: the 200 refusal, see versions.ts).
    */
   agent?: 'reports-ip' | 'no-ip' | 'never' | 'command-disabled';
+  /** The guest ignores a shutdown request (ACPI or agent): shutdown and reboot time out (issue 16). */
+  ignoresAcpi?: boolean;
   /** Bytes written per disk slot (thin volumes); a full clone copies these, as zeros cost nothing (F16). Default: the disk's size. */
   dataBytes?: Record<string, number>;
 }

@@ -9,7 +9,10 @@
 import { redactSecrets } from '../../log/secrets';
 
 export type ProviderErrorKind = 'permanent' | 'transient' | 'not-found';
-export type ProviderOp = 'create' | 'get' | 'delete' | 'list' | 'check' | 'profile';
+export type ProviderOp = 'create' | 'get' | 'delete' | 'list' | 'check' | 'profile' | PowerOp;
+
+/** Day-two power operations (issue 16, power.ts). */
+export type PowerOp = 'start' | 'shutdown' | 'stop' | 'reboot';
 
 const defaultHints: Record<ProviderErrorKind, string> = {
   permanent: 'Change the profile, the template or the VM named in the message, then try again.',
@@ -26,6 +29,8 @@ export class ProviderError extends Error {
     readonly op?: ProviderOp,
     readonly id?: string,
     hint?: string,
+    /** A finer outcome the UI can act on, e.g. `shutdown-timeout` (the guest ignored the shutdown: offer wait longer or stop). */
+    readonly code?: string,
   ) {
     super(redactSecrets(message));
     this.hint = redactSecrets(hint ?? defaultHints[kind]);
@@ -33,7 +38,7 @@ export class ProviderError extends Error {
 
   /** The same failure, stamped with the operation and ID it happened in. */
   withContext(op: ProviderOp, id?: string): ProviderError {
-    return new ProviderError(this.kind, this.message, this.op ?? op, this.id ?? id, this.hint);
+    return new ProviderError(this.kind, this.message, this.op ?? op, this.id ?? id, this.hint, this.code);
   }
 }
 

@@ -1,19 +1,29 @@
 /**
- * Progress events: each step of create and delete reports itself so the UI
+ * Progress events: each step of create, delete and the power operations reports itself so the UI
  * can draw a step list with the Proxmox task behind the current step.
  */
-import { ProviderError, transient } from './errors';
+import { ProviderError, transient, type PowerOp } from './errors';
 
 /** `migrate`: the stopped clone moves from the template's node to the chosen one, before the seed (issue 11); skipped when the clone lands there. */
 export const createSteps = ['lookup', 'clone', 'migrate', 'upload-seed', 'configure', 'resize', 'start', 'wait-running'] as const;
 export const deleteSteps = ['lookup', 'stop', 'delete-seed', 'destroy'] as const;
 
+/** Issue 16: each power operation's steps; its middle step is the one request that changes the VM. */
+export const powerSteps = {
+  start: ['lookup', 'start', 'wait-running'],
+  shutdown: ['lookup', 'shutdown'],
+  stop: ['lookup', 'stop'],
+  reboot: ['lookup', 'reboot', 'wait-running'],
+} as const;
+
 export type CreateStep = (typeof createSteps)[number];
 export type DeleteStep = (typeof deleteSteps)[number];
+export type PowerStep = (typeof powerSteps)[PowerOp][number];
+export type ProgressOp = 'create' | 'delete' | PowerOp;
 
 export interface ProgressEvent {
-  op: 'create' | 'delete';
-  step: CreateStep | DeleteStep;
+  op: ProgressOp;
+  step: CreateStep | DeleteStep | PowerStep;
   /** 1-based position of the step, and how many steps the operation has. */
   index: number;
   total: number;
@@ -57,10 +67,10 @@ function stopped(e: unknown): ProviderError {
  * request leaves after a step that could not be recorded: not even where the
  * operation catches a step's failure and goes on (the seed delete on every node).
  */
-export function progressReporter(op: 'create' | 'delete', listener: ProgressListener | undefined) {
-  const steps: readonly string[] = op === 'create' ? createSteps : deleteSteps;
+export function progressReporter(op: ProgressOp, listener: ProgressListener | undefined) {
+  const steps: readonly string[] = op === 'create' ? createSteps : op === 'delete' ? deleteSteps : powerSteps[op];
   let failure: ProviderError | undefined;
-  return (step: CreateStep | DeleteStep, phase: ProgressEvent['phase'], context: StepContext = {}): void => {
+  return (step: CreateStep | DeleteStep | PowerStep, phase: ProgressEvent['phase'], context: StepContext = {}): void => {
     if (failure) throw failure;
     if (!listener) return;
     try {

@@ -15,6 +15,7 @@ import { get, type Instance } from './get';
 import { KeyedLock } from './keyed-lock';
 import { listByTag, type ListedInstance } from './list';
 import type { CreateRequest } from './placement';
+import { power, type PowerOptions, type PowerResult } from './power';
 import { parseProfile, type ProfileInput } from './profile';
 
 export interface ProviderDeps {
@@ -34,6 +35,14 @@ export interface Provider {
   delete(id: string, options?: CallOptions): Promise<void>;
   listByTag(options?: CallOptions): Promise<ListedInstance[]>;
   check(options?: CallOptions): Promise<NodeCheck[]>;
+  /** Issue 16 (power.ts): start (or resume a paused or hibernated VM); a running VM is "already running". */
+  start(id: string, options?: PowerOptions): Promise<PowerResult>;
+  /** Clean shutdown (ACPI or agent) within `timeoutSeconds`; a timeout is transient with code `shutdown-timeout`. */
+  shutdown(id: string, options?: PowerOptions): Promise<PowerResult>;
+  /** Hard stop; a stopped or hibernated VM is "already stopped". */
+  stop(id: string, options?: PowerOptions): Promise<PowerResult>;
+  /** Shutdown and start again; needs the VM running and not paused. */
+  reboot(id: string, options?: PowerOptions): Promise<PowerResult>;
 }
 
 const defaultSeed: SeedBuilder = { buildSeedIso, seedIsoName, seedVolumeId };
@@ -56,5 +65,9 @@ export function createProvider(profile: ProfileInput, deps: ProviderDeps): Provi
     delete: (id, options) => deleteVm(ctx, id, options),
     listByTag: (options) => listByTag(ctx, options),
     check: (options) => check(ctx, options),
+    start: (id, options) => power(ctx, 'start', id, options),
+    shutdown: (id, options) => power(ctx, 'shutdown', id, options),
+    stop: (id, options) => power(ctx, 'stop', id, options),
+    reboot: (id, options) => power(ctx, 'reboot', id, options),
   };
 }

@@ -51,6 +51,20 @@ export interface MigrateParams {
   'with-local-disks'?: 1;
 }
 
+/** `POST …/status/shutdown` (apidata.js `vm_shutdown`). */
+export interface ShutdownParams {
+  /** Seconds to wait for the guest to power off; Proxmox's default is 60. */
+  timeout?: number;
+  /** 1: stop the VM hard when the timeout passes. The core sends 0, so a guest that ignores ACPI is reported, not killed. */
+  forceStop?: 0 | 1;
+}
+
+/** `POST …/status/reboot` (apidata.js `vm_reboot`). */
+export interface RebootParams {
+  /** Seconds to wait for the shutdown half. */
+  timeout?: number;
+}
+
 export interface TaskLogRange {
   /** First line to return (0-based). */
   start?: number;
@@ -110,6 +124,24 @@ export interface PveApi {
   start(node: string, vmid: number, opts?: CallOptions): Promise<Upid>;
   /** POST /nodes/{node}/qemu/{vmid}/status/stop */
   stop(node: string, vmid: number, opts?: CallOptions): Promise<Upid>;
+  /**
+   * POST /nodes/{node}/qemu/{vmid}/status/shutdown: a `qmshutdown` task (ACPI power button, or the guest agent's
+   * guest-shutdown). Without forceStop the task fails with `VM quit/powerdown failed - got timeout` when the guest is
+   * still up after `timeout` seconds (Proxmox's default 60); a paused VM is refused at once (`VM is paused - cannot
+   * shutdown`). Needs VM.PowerMgmt on /vms/{vmid}.
+   */
+  shutdown(node: string, vmid: number, params: ShutdownParams, opts?: CallOptions): Promise<Upid>;
+  /**
+   * POST /nodes/{node}/qemu/{vmid}/status/reboot: a `qmreboot` task that shuts the guest down (as shutdown, `timeout`
+   * seconds) and lets qmeventd start it again. Refused at once unless the VM runs (`VM <vmid> not running`) and is
+   * not paused. Needs VM.PowerMgmt.
+   */
+  reboot(node: string, vmid: number, params?: RebootParams, opts?: CallOptions): Promise<Upid>;
+  /**
+   * POST /nodes/{node}/qemu/{vmid}/status/resume: a `qmresume` task; resumes a paused VM, or starts a hibernated one
+   * (`lock: suspended`) from its saved state. Refused at once otherwise (`VM <vmid> not running`). Needs VM.PowerMgmt.
+   */
+  resume(node: string, vmid: number, opts?: CallOptions): Promise<Upid>;
   /** GET /nodes/{node}/qemu/{vmid}/status/current */
   vmStatus(node: string, vmid: number, opts?: CallOptions): Promise<VmStatus>;
   /** DELETE /nodes/{node}/qemu/{vmid}?purge=1&destroy-unreferenced-disks=1 */

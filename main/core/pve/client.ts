@@ -119,6 +119,33 @@ export function createPveClient(options: PveClientOptions): PveClient {
       call(S.UpidSchema, { method: 'POST', template: '/nodes/{node}/qemu/{vmid}/status/start', params: vm(node, vmid), signal: o?.signal }),
     stop: (node, vmid, o) =>
       call(S.UpidSchema, { method: 'POST', template: '/nodes/{node}/qemu/{vmid}/status/stop', params: vm(node, vmid), signal: o?.signal }),
+    shutdown: (node, vmid, p, o) => {
+      const form: Record<string, number> = {};
+      if (p.timeout !== undefined) form.timeout = p.timeout;
+      if (p.forceStop !== undefined) form.forceStop = p.forceStop;
+      return call(S.UpidSchema, {
+        method: 'POST',
+        template: '/nodes/{node}/qemu/{vmid}/status/shutdown',
+        params: vm(node, vmid),
+        form,
+        signal: o?.signal,
+      });
+    },
+    reboot: (node, vmid, p, o) =>
+      call(S.UpidSchema, {
+        method: 'POST',
+        template: '/nodes/{node}/qemu/{vmid}/status/reboot',
+        params: vm(node, vmid),
+        form: p?.timeout !== undefined ? { timeout: p.timeout } : {},
+        signal: o?.signal,
+      }),
+    resume: (node, vmid, o) =>
+      call(S.UpidSchema, {
+        method: 'POST',
+        template: '/nodes/{node}/qemu/{vmid}/status/resume',
+        params: vm(node, vmid),
+        signal: o?.signal,
+      }),
     vmStatus: (node, vmid, o) =>
       call(S.VmStatusSchema, {
         method: 'GET',

@@ -86,6 +86,10 @@ describe.skipIf(skipReason !== undefined)('the official API schema', () => {
       ['POST', '/nodes/pv1-1/qemu/500/status/start', form],
       ['GET', '/nodes/pv1-1/qemu/500/status/current'],
       ['GET', '/nodes/pv1-1/qemu/500/agent/network-get-interfaces'],
+      // Issue 16: resume (of a running VM: a no-op task), reboot, then a clean shutdown, as the core sends them.
+      ['POST', '/nodes/pv1-1/qemu/500/status/resume', form],
+      ['POST', '/nodes/pv1-1/qemu/500/status/reboot', { form: { timeout: 30 } }],
+      ['POST', '/nodes/pv1-1/qemu/500/status/shutdown', { form: { timeout: 30, forceStop: 0 } }],
       ['POST', '/nodes/pv1-1/qemu/500/status/stop', form],
       ['DELETE', '/nodes/pv1-1/qemu/500', { query: { purge: 1, 'destroy-unreferenced-disks': 1 } }],
       ['POST', '/nodes/pv1-1/qemu/9001/clone', { form: { newid: 502, name: 'proxy-move', full: 1 } }],
@@ -169,6 +173,9 @@ describe.skipIf(skipReason !== undefined)('the official API schema', () => {
       await client.agentNetworkInterfaces('pv1-1', 501);
       await client.network('pv1-1', 'bridge');
       await client.permissions('/storage/proxy-seeds');
+      await wait(await client.resume('pv1-1', 501));
+      await wait(await client.reboot('pv1-1', 501, { timeout: 30 }));
+      await wait(await client.shutdown('pv1-1', 501, { timeout: 30, forceStop: 0 }));
       await wait(await client.stop('pv1-1', 501));
       await wait(await client.deleteVolume('pv1-1', 'proxy-seeds', 'proxy-seeds:iso/proxy-client-seed.iso'));
       await wait(await client.destroy('pv1-1', 501));

@@ -202,6 +202,21 @@ export class FakePve implements PveApi {
     const vm = this.vm(vmid);
     return this.task(node, 'qmstop', String(vmid), () => ((vm.status = 'stopped'), (vm.qmpstatus = 'stopped')));
   }
+  async shutdown(node: string, vmid: number) {
+    this.enter('shutdown', node, vmid);
+    const vm = this.vm(vmid);
+    return this.task(node, 'qmshutdown', String(vmid), () => ((vm.status = 'stopped'), (vm.qmpstatus = 'stopped')));
+  }
+  async reboot(node: string, vmid: number) {
+    this.enter('reboot', node, vmid);
+    this.vm(vmid);
+    return this.task(node, 'qmreboot', String(vmid), () => undefined);
+  }
+  async resume(node: string, vmid: number) {
+    this.enter('resume', node, vmid);
+    const vm = this.vm(vmid);
+    return this.task(node, 'qmresume', String(vmid), () => ((vm.status = 'running'), (vm.qmpstatus = 'running')));
+  }
   async vmStatus(node: string, vmid: number) {
     this.enter('vmStatus', node, vmid);
     const vm = this.vm(vmid);
