@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { AppErrorValue } from '../errors';
 import { boundedText, defineChannels, defineEvents, noInput } from '../define';
 import { BuiltTemplateResult } from './templates';
+import { powerActions } from '../domain/power-actions';
 
 /**
  * A proxy's name: a Proxmox VM name that is also a DNS label (it becomes
@@ -19,7 +20,7 @@ export const taskStates = ['queued', 'running', 'succeeded', 'failed', 'cancelle
 export const TaskState = z.enum(taskStates);
 export type TaskState = z.infer<typeof TaskState>;
 
-/** `create-proxies` is the parent of a bulk create; it runs nothing itself. */
+/** `create-proxies` is the parent of a bulk create, `power-proxies` of a bulk power action (issue 16); they run nothing themselves. */
 export const TaskKind = z.enum([
   'create-proxy',
   'create-proxies',
@@ -29,6 +30,11 @@ export const TaskKind = z.enum([
   'doctor',
   'build-template',
   'clean-up-build',
+  'start-proxy',
+  'shutdown-proxy',
+  'stop-proxy',
+  'reboot-proxy',
+  'power-proxies',
 ]);
 export type TaskKind = z.infer<typeof TaskKind>;
 
@@ -99,8 +105,12 @@ export const TaskView = z
     /** A plain summary of the outcome, or why the task stopped. */
     message: z.string().optional(),
     error: AppErrorValue.optional(),
-    /** What the admin may do now: Retry only after a transient failure (or a cancel), Clean up only when something was left. */
-    actions: z.array(z.enum(['cancel', 'retry', 'resume', 'clean-up'])),
+    /**
+     * What the admin may do now: Retry only after a transient failure (or a cancel), Clean up only when something was
+     * left; after a shutdown (or reboot) the guest ignored, Stop it (a hard stop, as a new task) and Wait longer (the
+     * same request with its timeout doubled).
+     */
+    actions: z.array(z.enum(['cancel', 'retry', 'resume', 'clean-up', 'stop-it', 'wait-longer'])),
     /** A create's address, once Proxmox's part succeeded. */
     address: AddressWait.optional(),
     /** What a create that did not finish left in Proxmox, in words ("VM 150123 and its seed"); what Clean up deletes. */
@@ -138,6 +148,23 @@ export const CreateProxiesInput = z
   .strict();
 export type CreateProxiesInput = z.infer<typeof CreateProxiesInput>;
 
+export const PowerAction = z.enum(powerActions);
+
+/** Issue 16: start, shut down, stop or reboot proxies; one task per VM, under one parent when there are several. */
+export const PowerInput = z
+  .object({
+    clusterId: id,
+    targets: z
+      .array(z.object({ vmid: z.number().int().min(100).max(999_999_999), name: ProxyName }).strict())
+      .min(1)
+      .max(200),
+    action: PowerAction,
+    /** Shutdown and reboot: seconds the guest has to power off (default 60, Proxmox's own). */
+    timeoutSeconds: z.number().int().min(1).max(3600).optional(),
+  })
+  .strict();
+export type PowerInput = z.infer<typeof PowerInput>;
+
 export const TaskLogLine = z.object({ n: z.number(), t: z.string() }).strict();
 
 export const tasksChannels = defineChannels({
@@ -158,6 +185,19 @@ export const tasksChannels = defineChannels({
   },
   /** Provider ids `vms/<vmid>/<name>`, one task each. */
   'tasks.deleteProxies': { input: z.object({ clusterId: id, ids: z.array(boundedText(128)).min(1).max(200) }).strict(), output: TaskIds },
+  /**
+   * Start, shut down, stop or reboot proxies. Refused before any task when a VM's VMID, name and mark disagree, it is
+   * foreign, or the action does not apply to its state (shared/domain/power-actions.ts).
+   */
+  'tasks.power': {
+    input: PowerInput,
+    output: z.object({ parentId: z.string().optional(), taskIds: z.array(z.string()) }).strict(),
+  },
+  /** After a shutdown the guest ignored: `stop-it` starts a stop task for the VM; `wait-longer` reruns it with its timeout doubled. */
+  'tasks.powerOffer': {
+    input: z.object({ id, offer: z.enum(['stop-it', 'wait-longer']) }).strict(),
+    output: z.object({ taskId: z.string() }).strict(),
+  },
   /** Returns at once; the answer says what keeps running on Proxmox. */
   'tasks.cancel': { input: TaskId, output: z.object({ message: z.string() }).strict() },
   /** Reruns a failed or cancelled task with the same request (same proxy UID). */

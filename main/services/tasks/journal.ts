@@ -57,7 +57,16 @@ const TaskInputSchema = z.discriminatedUnion('kind', [
   }),
   z.object({ kind: z.literal('clean-up'), ofTaskId: z.string(), uid: z.string(), name: z.string(), vmid: z.number().optional() }),
   z.object({ kind: z.literal('clean-seeds'), seeds: z.array(SeedRef), dryRun: z.boolean(), graceMinutes: z.number() }),
-  z.object({ kind: z.enum(['create-proxies', 'doctor']) }),
+  z.object({ kind: z.enum(['create-proxies', 'doctor', 'power-proxies']) }),
+  z.object({
+    kind: z.enum(['start-proxy', 'shutdown-proxy', 'stop-proxy', 'reboot-proxy']),
+    clusterId: z.string(),
+    vmid: z.number(),
+    name: z.string(),
+    uid: z.string(),
+    timeoutSeconds: z.number().optional(),
+    timedOut: z.boolean().optional(),
+  }),
   z.object({
     kind: z.literal('build-template'),
     request: BuildRequestRecord,
@@ -86,6 +95,11 @@ const schemaMatchesRecord: {
   doctor: true,
   'build-template': true,
   'clean-up-build': true,
+  'start-proxy': true,
+  'shutdown-proxy': true,
+  'stop-proxy': true,
+  'reboot-proxy': true,
+  'power-proxies': true,
   record: true,
 };
 void schemaMatchesRecord;

@@ -76,6 +76,17 @@ export function fixAtOf(error: AppErrorValue | undefined): FixAt | undefined {
   return fixRules.find(([re]) => re.test(text))?.[1];
 }
 
+/**
+ * Issue 16: a shutdown (or reboot) the guest ignored, its last run failed at the timeout: Stop it (a hard stop, as a
+ * new task on the same VM) and Wait longer (the same request, its timeout doubled). Nothing once a later task closed it.
+ */
+export function powerOffersOf(task: TaskRecord): ('stop-it' | 'wait-longer')[] {
+  const input = task.input;
+  if (input.kind !== 'shutdown-proxy' && input.kind !== 'reboot-proxy') return [];
+  if (task.state !== 'failed' || !input.timedOut || task.closedBy !== undefined) return [];
+  return ['stop-it', 'wait-longer'];
+}
+
 /** A view's outcome fields, derived from the record. */
 export function outcomeOf(task: TaskRecord): Pick<TaskView, 'leftBehind'> {
   const leftBehind = leftBehindOf(task);

@@ -5,7 +5,7 @@
  * and Clean up pass the core the identity they mean (the mark's UID), which
  * it checks right before each destructive request.
  */
-import { formatProviderId, parseProviderId } from '../../core';
+import { formatProviderId, isProviderError, parseProviderId, POWER_CODES } from '../../core';
 import type { DeleteOptions, DeleteReport } from '../../core/provider/delete';
 import { parseMark } from '../../core/provider/mark';
 import { notTheOne, readConfigs } from '../../core/provider/ownership';
@@ -14,7 +14,7 @@ import { AppError } from '../../ipc/app-error';
 import type { Cluster } from '../clusters/cluster';
 import { describeCleanUp, describeDelete } from './outcomes';
 import type { RunContext, Runner } from './run-context';
-import type { DeleteProxyInput } from './task-record';
+import { isPowerInput, type DeleteProxyInput } from './task-record';
 
 async function withName<T>(ctx: RunContext, name: string, work: () => Promise<T>): Promise<T> {
   const release = await ctx.names.lock(ctx.cluster.id, name, ctx.signal);
@@ -69,6 +69,45 @@ export const deleteProxy: Runner = async (ctx) => {
   return report ? describeDelete(name, report) : `${name} is deleted.`;
 };
 
+/** Issue 16: one VM's start, shutdown, stop or reboot; the core checks the name and the mark's UID right before its request. */
+export const powerProxy: Runner = async (ctx) => {
+  const input = ctx.current().input;
+  if (!isPowerInput(input)) throw new Error('power runner given another kind');
+  const op = input.kind.replace(/-proxy$/, '') as 'start' | 'shutdown' | 'stop' | 'reboot';
+  if (input.timedOut) ctx.update({ input: { ...input, timedOut: undefined } });
+  const id = formatProviderId(input.vmid, input.name);
+  try {
+    const r = await withName(ctx, input.name, () =>
+      ctx.cluster.provider[op](id, {
+        signal: ctx.signal,
+        onProgress: ctx.onProgress,
+        expect: { uid: input.uid },
+        ...(input.timeoutSeconds !== undefined ? { timeoutSeconds: input.timeoutSeconds } : {}),
+      }),
+    );
+    return `${input.name} (VM ${r.vmid} on ${r.node}): ${r.message}.`;
+  } catch (e) {
+    // What offers Stop it and Wait longer (offers.ts): the guest ignored the shutdown request.
+    if (isProviderError(e) && e.code === POWER_CODES.shutdownTimeout && !ctx.signal.aborted) {
+      try {
+        ctx.update({ input: { ...input, timedOut: true } });
+      } catch {
+        // the journal cannot record it: the failure itself is still told
+      }
+    }
+    throw e;
+  }
+};
+
+/** The words of a refusal: what was not done, and what Egress Desk does only when the identity agrees. */
+export interface IdentityWords {
+  /** "Nothing was deleted." */
+  nothing: string;
+  /** "deletes" */
+  acts: string;
+}
+const deleteWords: IdentityWords = { nothing: 'Nothing was deleted.', acts: 'deletes' };
+
 /**
  * What a delete request means, read now, before any task exists: for each
  * ID, the UID in the mark of the VM at its VMID (`absent` when there is no
@@ -79,6 +118,7 @@ export async function expectationsForDelete(
   cluster: Cluster,
   ids: { id: string; vmid: number; name: string }[],
   listed: readonly ClusterResource[],
+  words: IdentityWords = deleteWords,
 ): Promise<NonNullable<DeleteProxyInput['expect']>[]> {
   const present = ids.map((p) => listed.find((r) => r.vmid === p.vmid && r.type === 'qemu' && r.node !== undefined));
   const reads = await readConfigs(
@@ -92,7 +132,7 @@ export async function expectationsForDelete(
     if ('error' in read) {
       throw new AppError(
         'transient',
-        `The config of VM ${p.vmid} could not be read (${read.error}), so Egress Desk cannot tell it is ${p.name}; nothing was deleted.`,
+        `The config of VM ${p.vmid} could not be read (${read.error}), so Egress Desk cannot tell it is ${p.name}; ${words.nothing.charAt(0).toLowerCase()}${words.nothing.slice(1, -1)}.`,
         'Try again when its node answers.',
       );
     }
@@ -103,8 +143,8 @@ export async function expectationsForDelete(
   if (refusals.length > 0) {
     throw new AppError(
       'invalid-input',
-      `${refusals.join('; ')}. Nothing was deleted.`,
-      'Egress Desk deletes a VM only when its VMID, name and mark all match the proxy picked. Refresh the inventory and pick the proxy again.',
+      `${refusals.join('; ')}. ${words.nothing}`,
+      `Egress Desk ${words.acts} a VM only when its VMID, name and mark all match the proxy picked. Refresh the inventory and pick the proxy again.`,
       'ids',
     );
   }

@@ -12,6 +12,8 @@ export function tasksHandlers(tasks: TaskManager): AreaHandlers<typeof tasksChan
     'tasks.get': ({ id }) => tasks.get(id),
     'tasks.createProxies': (input) => tasks.createProxies(input),
     'tasks.deleteProxies': ({ clusterId, ids }) => tasks.deleteProxies(clusterId, ids),
+    'tasks.power': (input) => tasks.power(input),
+    'tasks.powerOffer': ({ id, offer }) => tasks.powerOffer(id, offer),
     'tasks.cancel': ({ id }) => tasks.cancel(id),
     'tasks.retry': ({ id }) => tasks.retry(id),
     'tasks.resume': ({ id }) => tasks.resume(id),

@@ -5,8 +5,10 @@
  * listed as interrupted with Resume and Clean up.
  */
 import { randomUUID } from 'node:crypto';
-import { ADDRESS_STEP, type CreateProxiesInput, type SeedRef, type TaskKind, type TaskView } from '../../../shared/channels/tasks';
-import { createSteps, deleteSteps, parseProviderId, type ProgressEvent } from '../../core';
+import { ADDRESS_STEP, type CreateProxiesInput, type PowerInput, type SeedRef, type TaskKind, type TaskView } from '../../../shared/channels/tasks';
+import { powerActionLabel, powerApplies } from '../../../shared/domain/power-actions';
+import { createSteps, DEFAULT_SHUTDOWN_TIMEOUT_SECONDS, deleteSteps, formatProviderId, parseProviderId, type ProgressEvent } from '../../core';
+import { powerSteps } from '../../core/provider/progress';
 import { KeyedLock } from '../../core/provider/keyed-lock';
 import { AppError, internalErrorValue, toAppErrorValue } from '../../ipc/app-error';
 import type { Logger } from '../../log/logger';
@@ -29,12 +31,21 @@ import {
   cleanUpBuildSteps,
   type TemplateBuildDeps,
 } from './build-template-runner';
-import { cleanUp, createProxy, deleteProxy, doctorRunner, expectationsForDelete, type DoctorRun } from './runners';
+import { cleanUp, createProxy, deleteProxy, doctorRunner, expectationsForDelete, powerProxy, type DoctorRun } from './runners';
 import { createFileKeySealer, type Sealer } from './sealer';
 import { createCloneGates } from './clone-gate';
 import { defaultLimits, Slots, type Limits } from './slots';
 import { applyProgress, freshSteps, runningUpid } from './steps';
-import { finishedStates, holdsItsName, nameOf, toView, type TaskInput, type TaskRecord } from './task-record';
+import {
+  finishedStates,
+  holdsItsName,
+  isPowerInput,
+  nameOf,
+  toView,
+  type PowerProxyInput,
+  type TaskInput,
+  type TaskRecord,
+} from './task-record';
 import { TaskStore } from './task-store';
 
 /** Catalogue keys of the profile a proxy was made from. */
@@ -99,7 +110,15 @@ const baseSteps: Record<TaskKind, readonly string[]> = {
   doctor: ['doctor'],
   'build-template': buildTemplateSteps,
   'clean-up-build': cleanUpBuildSteps,
+  'start-proxy': powerSteps.start,
+  'shutdown-proxy': powerSteps.shutdown,
+  'stop-proxy': powerSteps.stop,
+  'reboot-proxy': powerSteps.reboot,
+  'power-proxies': [],
 };
+
+/** The parents of a bulk request: they run nothing, their children do. */
+const isParentKind = (kind: TaskKind) => kind === 'create-proxies' || kind === 'power-proxies';
 
 export function createTaskManager(o: TaskManagerOptions) {
   const log = o.logger.child({ part: 'tasks' });
@@ -154,6 +173,11 @@ export function createTaskManager(o: TaskManagerOptions) {
     doctor: doctorRunner(o.runDoctor),
     'build-template': buildTemplateRunner(o.templateBuild),
     'clean-up-build': cleanUpBuildRunner(o.templateBuild),
+    'start-proxy': powerProxy,
+    'shutdown-proxy': powerProxy,
+    'stop-proxy': powerProxy,
+    'reboot-proxy': powerProxy,
+    'power-proxies': async () => '',
   };
 
   function mustGet(id: string): TaskRecord {
@@ -386,7 +410,7 @@ export function createTaskManager(o: TaskManagerOptions) {
   function finish(id: string, fields: Partial<TaskRecord>): void {
     const task = store.update(id, { ...fields, endedAt: now().toISOString() });
     afterChange(task);
-    if (task.kind !== 'doctor' && task.kind !== 'create-proxies') o.onOperationFinished?.(task.clusterId);
+    if (task.kind !== 'doctor' && !isParentKind(task.kind)) o.onOperationFinished?.(task.clusterId);
     store.prune();
   }
 
@@ -509,12 +533,99 @@ export function createTaskManager(o: TaskManagerOptions) {
   }
 
   /**
+   * Issue 16: one task per VM (under one parent when there are several). What each target means is read now, with
+   * delete's identity read: a VM whose VMID, name and mark disagree, a foreign one, or one the action does not apply
+   * to (shared/domain/power-actions.ts) refuses the whole request before any task exists.
+   */
+  async function powerProxies(input: PowerInput): Promise<{ parentId?: string; taskIds: string[] }> {
+    const cluster = o.directory.get(input.clusterId);
+    const { action } = input;
+    const label = powerActionLabel[action].toLowerCase();
+    const seen = new Set<number>();
+    for (const t of input.targets) {
+      if (seen.has(t.vmid))
+        throw new AppError('invalid-input', `VM ${t.vmid} is asked for twice.`, 'Pick each proxy once.', 'targets');
+      seen.add(t.vmid);
+    }
+    const ids = input.targets.map((t) => ({ id: formatProviderId(t.vmid, t.name), vmid: t.vmid, name: t.name }));
+    const listed = await cluster.api.clusterResources('vm');
+    const nothing = `Nothing was ${action === 'shutdown' ? 'shut down' : action === 'stop' ? 'stopped' : action === 'start' ? 'started' : 'rebooted'}.`;
+    const expected = await expectationsForDelete(cluster, ids, listed, { nothing, acts: `${label}s` });
+    const refusals: string[] = [];
+    const uids = input.targets.map((t, i) => {
+      const e = expected[i]!;
+      const r = listed.find((x) => x.vmid === t.vmid && x.type === 'qemu');
+      if (e === 'absent' || !r) {
+        refusals.push(`No VM ${t.vmid} (${t.name}) is left: it is gone`);
+        return '';
+      }
+      if (!e.uid) {
+        refusals.push(`VM ${t.vmid} carries a mark without a UID`);
+        return '';
+      }
+      const applies = powerApplies({ status: r.status ?? 'unknown', owner: 'marked', lock: r.lock }, action);
+      if (!applies.enabled) refusals.push(`${t.name} (VM ${t.vmid}): ${applies.reason ?? 'does not apply'}`);
+      return e.uid;
+    });
+    if (refusals.length > 0)
+      throw new AppError(
+        'invalid-input',
+        `${powerActionLabel[action]} does not apply: ${refusals.join('; ')}. ${nothing}`,
+        'Refresh the inventory and pick the proxies again.',
+        'targets',
+      );
+    const kind = `${action}-proxy` as PowerProxyInput['kind'];
+    const parent =
+      input.targets.length > 1
+        ? newRecord('power-proxies', cluster.id, `${powerActionLabel[action]} ${input.targets.length} proxies`, { kind: 'power-proxies' }, { childIds: [] })
+        : undefined;
+    const tasks = input.targets.map((t, i) => {
+      const node = listed.find((r) => r.vmid === t.vmid)?.node;
+      const record: PowerProxyInput = {
+        kind,
+        clusterId: cluster.id,
+        vmid: t.vmid,
+        name: t.name,
+        uid: uids[i]!,
+        ...(input.timeoutSeconds !== undefined ? { timeoutSeconds: input.timeoutSeconds } : {}),
+      };
+      return newRecord(kind, cluster.id, t.name, record, { vmid: t.vmid, ...(node ? { node } : {}), ...(parent ? { parentId: parent.id } : {}) });
+    });
+    if (parent) store.put({ ...parent, childIds: tasks.map((t) => t.id) });
+    for (const t of tasks) submit(t);
+    return { ...(parent ? { parentId: parent.id } : {}), taskIds: tasks.map((t) => t.id) };
+  }
+
+  /** After a shutdown the guest ignored: Stop it (a new stop task, closing this one) or Wait longer (this task again, its timeout doubled). */
+  function powerOffer(id: string, offer: 'stop-it' | 'wait-longer'): { taskId: string } {
+    const task = mustGet(id);
+    const input = task.input;
+    if (!isPowerInput(input) || !toView(task).actions.includes(offer))
+      throw new AppError(
+        'permanent',
+        `This task does not offer ${offer === 'stop-it' ? 'Stop it' : 'Wait longer'}: it is ${task.state}${task.closedBy ? ' and was followed by another task' : ''}.`,
+        'Stop it and Wait longer follow a shutdown or reboot the guest ignored.',
+      );
+    if (offer === 'wait-longer') {
+      const timeoutSeconds = Math.min(3600, 2 * (input.timeoutSeconds ?? DEFAULT_SHUTDOWN_TIMEOUT_SECONDS));
+      store.update(id, { input: { ...input, timeoutSeconds, timedOut: undefined } });
+      rerun(id, 'retry');
+      return { taskId: id };
+    }
+    const stop: PowerProxyInput = { kind: 'stop-proxy', clusterId: input.clusterId, vmid: input.vmid, name: input.name, uid: input.uid };
+    const job = newRecord('stop-proxy', task.clusterId, input.name, stop, { vmid: input.vmid, ...(task.node ? { node: task.node } : {}) });
+    afterChange(store.update(id, { closedBy: job.id }));
+    submit(job);
+    return { taskId: job.id };
+  }
+
+  /**
    * Stops the task's own work at once, and the Proxmox task its step waits on (DELETE on the task, within a few
    * seconds); answers what was stopped and what is left in Proxmox or still runs there.
    */
   async function cancel(id: string): Promise<{ message: string }> {
     const task = mustGet(id);
-    if (task.kind === 'create-proxies') {
+    if (isParentKind(task.kind)) {
       const open = store.children(id).filter((c) => !finishedStates.has(c.state));
       const messages = await Promise.all(open.map(async (c) => `${c.target}: ${(await cancel(c.id)).message}`));
       return { message: messages.length > 0 ? messages.join('\n') : 'Nothing to cancel: every proxy of this request has finished.' };
@@ -551,7 +662,7 @@ export function createTaskManager(o: TaskManagerOptions) {
 
   function rerun(id: string, action: 'retry' | 'resume'): TaskView {
     const task = mustGet(id);
-    if (task.kind === 'create-proxies') {
+    if (isParentKind(task.kind)) {
       const children = store.children(id).filter((c) => toView(c).actions.includes(action));
       if (children.length === 0)
         throw new AppError(
@@ -655,6 +766,8 @@ export function createTaskManager(o: TaskManagerOptions) {
     proxyOrigin: (clusterId: string, uid: string): ProxyOrigin | undefined => origins.get(`${clusterId}/${uid}`),
     createProxies,
     deleteProxies,
+    power: powerProxies,
+    powerOffer,
     cancel,
     retry: (id: string) => rerun(id, 'retry'),
     resume: (id: string) => rerun(id, 'resume'),

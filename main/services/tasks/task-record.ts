@@ -5,7 +5,7 @@
  */
 import type { SeedRef, TaskView } from '../../../shared/channels/tasks';
 import type { BuildRequestRecord, BuildResumeRecord } from '../../../shared/channels/templates';
-import { leftBehindOf, outcomeOf, retryHelps } from './offers';
+import { leftBehindOf, outcomeOf, powerOffersOf, retryHelps } from './offers';
 
 export interface CreateProxyInput {
   kind: 'create-proxy';
@@ -43,8 +43,22 @@ export interface CleanSeedsInput {
   graceMinutes: number;
 }
 export interface NoInput {
-  kind: 'create-proxies' | 'doctor';
+  kind: 'create-proxies' | 'doctor' | 'power-proxies';
 }
+/** Issue 16: one VM's power action. The run acts only on a VM that still carries this name and the mark's UID. */
+export interface PowerProxyInput {
+  kind: 'start-proxy' | 'shutdown-proxy' | 'stop-proxy' | 'reboot-proxy';
+  clusterId: string;
+  vmid: number;
+  name: string;
+  uid: string;
+  /** Shutdown and reboot: the guest's time to power off; Wait longer doubles it. */
+  timeoutSeconds?: number | undefined;
+  /** Set when the last run ended because the guest ignored the shutdown request (what offers Stop it and Wait longer). */
+  timedOut?: boolean | undefined;
+}
+export const powerKinds = ['start-proxy', 'shutdown-proxy', 'stop-proxy', 'reboot-proxy'] as const;
+export const isPowerInput = (input: TaskInput): input is PowerProxyInput => (powerKinds as readonly string[]).includes(input.kind);
 /** A template build (build-template-runner.ts): its request with every default filled in, and what its progress journalled. */
 export interface BuildTemplateTaskInput {
   kind: 'build-template';
@@ -60,7 +74,15 @@ export interface CleanUpBuildInput {
   request: BuildRequestRecord;
   resume: BuildResumeRecord;
 }
-export type TaskInput = CreateProxyInput | DeleteProxyInput | CleanUpInput | CleanSeedsInput | NoInput | BuildTemplateTaskInput | CleanUpBuildInput;
+export type TaskInput =
+  | CreateProxyInput
+  | DeleteProxyInput
+  | CleanUpInput
+  | CleanSeedsInput
+  | NoInput
+  | BuildTemplateTaskInput
+  | CleanUpBuildInput
+  | PowerProxyInput;
 
 export type TaskRecord = Omit<TaskView, 'actions'> & { input: TaskInput };
 
@@ -77,6 +99,7 @@ export function nameOf(task: TaskRecord): string | undefined {
   const input = task.input;
   if (input.kind === 'create-proxy' || input.kind === 'clean-up') return input.name;
   if (input.kind === 'delete-proxy') return input.providerId.split('/')[2];
+  if (isPowerInput(input)) return input.name;
   return undefined;
 }
 
@@ -86,11 +109,12 @@ export function nameOf(task: TaskRecord): string | undefined {
  */
 function actionsOf(task: TaskRecord): TaskView['actions'] {
   if (task.state === 'queued' || task.state === 'running') return ['cancel'];
-  if (task.closedBy !== undefined || task.kind === 'create-proxies' || task.state === 'succeeded') return [];
+  if (task.closedBy !== undefined || task.kind === 'create-proxies' || task.kind === 'power-proxies' || task.state === 'succeeded') return [];
   const actions: TaskView['actions'] = [];
   if (task.state === 'interrupted') actions.push('resume');
   else if (retryHelps(task)) actions.push('retry');
   if ((task.kind === 'create-proxy' || task.kind === 'build-template') && leftBehindOf(task) !== undefined) actions.push('clean-up');
+  actions.push(...powerOffersOf(task));
   return actions;
 }
 

@@ -14,6 +14,8 @@ import './connection.css';
 const actionWords: Partial<Record<ChannelName, string>> = {
   'tasks.createProxies': 'Create proxy',
   'tasks.deleteProxies': 'Delete proxies',
+  'tasks.power': 'Start, shut down, stop or reboot',
+  'tasks.powerOffer': 'Stop it / Wait longer',
   'tasks.cancel': 'Cancel task',
   'tasks.retry': 'Retry task',
   'tasks.resume': 'Resume task',

@@ -6,7 +6,7 @@
 import { create } from 'zustand';
 import type { DesktopApi } from '../../../shared/api';
 import type { AppErrorValue, Envelope } from '../../../shared/errors';
-import type { CreateProxiesInput, TaskView } from '../../../shared/channels/tasks';
+import type { CreateProxiesInput, PowerInput, TaskView } from '../../../shared/channels/tasks';
 
 export interface LogLine {
   n: number;
@@ -22,7 +22,7 @@ export interface TaskLog {
   error: AppErrorValue | undefined;
 }
 
-export type TaskAction = 'cancel' | 'retry' | 'resume' | 'clean-up';
+export type TaskAction = TaskView['actions'][number];
 
 /** A notice main sent for the window to show as a toast (browser mode: no desktop notifications there). */
 export interface Toast {
@@ -63,6 +63,8 @@ export interface TasksState {
   act(id: string, action: TaskAction): Promise<Envelope<unknown>>;
   createProxies(input: CreateProxiesInput): Promise<Envelope<{ parentId?: string; taskIds: string[] }>>;
   deleteProxies(clusterId: string, ids: string[]): Promise<Envelope<{ taskIds: string[] }>>;
+  /** Issue 16: start, shut down, stop or reboot proxies (main refuses what does not apply). */
+  power(input: PowerInput): Promise<Envelope<{ parentId?: string; taskIds: string[] }>>;
 }
 
 export const logKey = (id: string, upid: string) => `${id}|${upid}`;
@@ -184,6 +186,10 @@ export const useTasks = create<TasksState>((set, get) => ({
       set((s) => ({ notes: { ...s.notes, [id]: message } }));
     }
     if (answer.ok && (action === 'retry' || action === 'resume')) get().upsert(answer.value as TaskView);
+    if (answer.ok && action === 'stop-it') {
+      const { taskId } = answer.value as { taskId: string };
+      set((s) => ({ notes: { ...s.notes, [id]: 'A stop task for this VM has started.' }, selectedId: s.selectedId === id ? taskId : s.selectedId }));
+    }
     return answer;
   },
 
@@ -198,6 +204,12 @@ export const useTasks = create<TasksState>((set, get) => ({
     if (!api) return { ok: false, error: notAttached };
     return api.request['tasks.deleteProxies']({ clusterId, ids });
   },
+
+  async power(input) {
+    const api = get().api;
+    if (!api) return { ok: false, error: notAttached };
+    return api.request['tasks.power'](input);
+  },
 }));
 
 function callAction(api: DesktopApi, id: string, action: TaskAction): Promise<Envelope<unknown>> {
@@ -210,6 +222,9 @@ function callAction(api: DesktopApi, id: string, action: TaskAction): Promise<En
       return api.request['tasks.resume']({ id });
     case 'clean-up':
       return api.request['tasks.cleanUp']({ id });
+    case 'stop-it':
+    case 'wait-longer':
+      return api.request['tasks.powerOffer']({ id, offer: action });
   }
 }
 

@@ -1,6 +1,6 @@
 /**
  * The details of one VM beside the table: first the address to copy and the
- * Test action, then its configuration as listed, the proxy mark, its seed
+ * Test action, then its power actions (Start, Shut down, Stop, Reboot), then its configuration as listed, the proxy mark, its seed
  * (from the last cleanup scan) and the tasks that touched it. Escape closes it.
  */
 import { useEffect, useRef } from 'react';
@@ -12,6 +12,7 @@ import { sortedTasks, useTasks } from '../../stores/tasks';
 import { useUi } from '../../stores/ui';
 import { kindLabel } from '../tasks/words';
 import { ownerLabel, type ProxyRow } from './rows';
+import { PowerActions } from './PowerActions';
 import { ProxyTest } from './ProxyTest';
 
 function SeedFacts({ row }: { row: ProxyRow }) {
@@ -101,6 +102,7 @@ export function ProxyDrawer({ row, onClose }: { row: ProxyRow; onClose: () => vo
         </button>
       </header>
       <ProxyTest row={row} />
+      <PowerActions row={row} />
       <section className="drawer-section" aria-label="Configuration">
         <h3>Configuration</h3>
         <dl className="facts">

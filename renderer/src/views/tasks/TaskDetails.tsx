@@ -22,7 +22,14 @@ import { TaskLog } from './TaskLog';
 import { useClusterWords } from './task-columns';
 import { currentStep, fixPlace, kindLabel, partsLine, progressTone, stepBadgeState, stepLabel } from './words';
 
-const actionLabel: Record<TaskAction, string> = { cancel: 'Cancel', retry: 'Retry', resume: 'Resume', 'clean-up': 'Clean up' };
+const actionLabel: Record<TaskAction, string> = {
+  cancel: 'Cancel',
+  retry: 'Retry',
+  resume: 'Resume',
+  'clean-up': 'Clean up',
+  'stop-it': 'Stop it',
+  'wait-longer': 'Wait longer',
+};
 
 function Actions({ task }: { task: TaskView }) {
   const act = useTasks((s) => s.act);

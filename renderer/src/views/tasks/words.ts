@@ -11,6 +11,11 @@ export const kindLabel: Record<TaskKind, string> = {
   doctor: 'Check cluster',
   'build-template': 'Build template',
   'clean-up-build': 'Clean up build',
+  'start-proxy': 'Start',
+  'shutdown-proxy': 'Shut down',
+  'stop-proxy': 'Stop',
+  'reboot-proxy': 'Reboot',
+  'power-proxies': 'Power',
 };
 
 export const stepLabel: Record<StepView['state'], string> = {

@@ -21,7 +21,14 @@ const stepWords: Record<string, string> = {
   catalogue: 'Add it to the catalogue',
 };
 
-const actionWords: Record<TaskAction, string> = { cancel: 'Cancel', retry: 'Retry', resume: 'Resume', 'clean-up': 'Clean up' };
+const actionWords: Record<TaskAction, string> = {
+  cancel: 'Cancel',
+  retry: 'Retry',
+  resume: 'Resume',
+  'clean-up': 'Clean up',
+  'stop-it': 'Stop it',
+  'wait-longer': 'Wait longer',
+};
 
 function DownloadBar({ task }: { task: TaskView }) {
   const step = task.steps.find((s) => s.name === 'download');
