@@ -40,6 +40,8 @@ export const ProxyCheckResult = z
     httpStatus: z.number().int().optional(),
     /** The address the target saw the request come from. */
     egressAddress: z.string().optional(),
+    /** Something the reader should know about how the check ran (the demo: "demo: checked against the built-in echo"). */
+    note: z.string().optional(),
     /** Why it is not reachable. A reachable proxy whose target answers with no address in a known place has no egressAddress. */
     problem: z
       .object({ kind: z.enum(['permanent', 'transient']), stage: ProxyCheckStage, message: z.string(), hint: z.string() })

@@ -7,6 +7,7 @@
 import type { Profile, Provider } from '../../core';
 import type { PveApi } from '../../core/pve/api';
 import { AppError } from '../../ipc/app-error';
+import type { DemoProxies } from '../demo/demo-proxies';
 
 export interface Cluster {
   /** The profile's id. */
@@ -18,6 +19,8 @@ export interface Cluster {
   provider: Provider;
   /** True for the built-in simulated cluster. */
   demo: boolean;
+  /** The demo only: the loopback proxies standing in for its guests' proxies (services/demo/demo-proxies.ts). */
+  demoProxies?: Pick<DemoProxies, 'route'>;
   /**
    * True while the token secret a request needs is not held (a session-only secret after a restart, an imported
    * profile): the services then send nothing and report `secret-missing`, not a broken cluster. Absent: always held.

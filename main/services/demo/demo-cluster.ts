@@ -11,6 +11,7 @@ import { registerSecret } from '../../log/secrets';
 import { SEED_STORAGE, startSimulator, type Simulator } from '../../simulator';
 import type { ProfileSummary } from '../../../shared/domain/profile';
 import type { Cluster } from '../clusters/cluster';
+import { startDemoProxies, type DemoProxies } from './demo-proxies';
 
 export const DEMO_CLUSTER_ID = 'demo';
 export const DEMO_CLUSTER_NAME = 'Demo cluster (simulated)';
@@ -19,6 +20,8 @@ export interface DemoCluster {
   cluster: Cluster;
   summary: ProfileSummary;
   sim: Simulator;
+  /** The loopback proxies behind the demo's proxy VMs, for Test; stopped with the demo. */
+  proxies: DemoProxies;
   close(): Promise<void>;
 }
 
@@ -65,6 +68,14 @@ export async function startDemoCluster(logger: Logger, timeScale = 1): Promise<D
     logger: logger.child({ cluster: DEMO_CLUSTER_ID }),
   });
   const provider = createProvider(profile, { api: client, logger });
+  let proxies: DemoProxies;
+  try {
+    proxies = await startDemoProxies(sim, logger);
+  } catch (e) {
+    await client.close();
+    await sim.close();
+    throw e;
+  }
   const now = new Date().toISOString();
   const summary: ProfileSummary = {
     id: DEMO_CLUSTER_ID,
@@ -86,10 +97,12 @@ export async function startDemoCluster(logger: Logger, timeScale = 1): Promise<D
     updatedAt: now,
   };
   return {
-    cluster: { id: DEMO_CLUSTER_ID, name: DEMO_CLUSTER_NAME, profile, api: client, provider, demo: true },
+    cluster: { id: DEMO_CLUSTER_ID, name: DEMO_CLUSTER_NAME, profile, api: client, provider, demo: true, demoProxies: proxies },
     summary,
     sim,
+    proxies,
     async close() {
+      await proxies.close();
       await client.close();
       await sim.close();
     },

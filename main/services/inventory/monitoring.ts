@@ -16,7 +16,7 @@ import { createInventoryService, type InventoryOptions } from './service';
 export interface MonitoringOptions {
   inventory?: Partial<Omit<InventoryOptions, 'clusters' | 'publish' | 'logger'>>;
   health?: Partial<Omit<HealthOptions, 'clusters' | 'publish' | 'logger' | 'nodeStats'>>;
-  proxyCheck?: Partial<Omit<ProxyCheckOptions, 'lookup' | 'logger' | 'isDemo'>>;
+  proxyCheck?: Partial<Omit<ProxyCheckOptions, 'lookup' | 'logger' | 'isDemo' | 'demoRoute'>>;
 }
 
 export function createMonitoring(directory: ClusterDirectory, bus: EventBus, logger: Logger, options: MonitoringOptions = {}) {
@@ -37,6 +37,12 @@ export function createMonitoring(directory: ClusterDirectory, bus: EventBus, log
     lookup: (c, vmid) => inventory.vm(c, vmid),
     // The simulated demo's guests are not dialled: see the service.
     isDemo: (c) => directory.list().some((cluster) => cluster.id === c && cluster.demo),
+    // …but the loopback proxies the demo runs in their place are, against the demo's own echo.
+    demoRoute: async (c, vmid, port) =>
+      directory
+        .list()
+        .find((cluster) => cluster.id === c && cluster.demo)
+        ?.demoProxies?.route(vmid, port),
     logger,
     ...options.proxyCheck,
   });

@@ -25,6 +25,11 @@ export interface ProxyCheckRequest {
   signal?: AbortSignal;
   /** CA certificates (PEM) for an https target instead of the system's; tests use it for a target on loopback. */
   ca?: string;
+  /**
+   * The address and port the result and its messages name instead of host:port: the demo's guest address
+   * and the preset's port, when the check really connects to the loopback proxy standing in for it.
+   */
+  shownAs?: { host: string; port: number };
 }
 
 export const DEFAULT_CHECK_TIMEOUT_MS = 10_000;
@@ -34,8 +39,15 @@ const MAX_BODY = 4096;
 
 export async function checkProxy(req: ProxyCheckRequest): Promise<ProxyCheckResult> {
   const deadline = new Deadline(req.timeoutMs ?? DEFAULT_CHECK_TIMEOUT_MS, req.signal);
-  const base: ProxyCheckResult = { reachable: false, address: req.host, port: req.port, protocol: req.protocol, targetUrl: req.targetUrl };
-  const where = `${isIP(req.host) === 6 ? `[${req.host}]` : req.host}:${req.port}`;
+  const shown = req.shownAs ?? { host: req.host, port: req.port };
+  const base: ProxyCheckResult = {
+    reachable: false,
+    address: shown.host,
+    port: shown.port,
+    protocol: req.protocol,
+    targetUrl: req.targetUrl,
+  };
+  const where = `${isIP(shown.host) === 6 ? `[${shown.host}]` : shown.host}:${shown.port}`;
   const url = new URL(req.targetUrl);
   const target = url.host;
 

@@ -7,9 +7,13 @@
  *
  * The simulated demo cluster's guests report made-up addresses on a private
  * range (192.168.x from the VMID): nothing real is there, and dialling one
- * would send packets onto whatever network the user is on. For the demo,
- * a non-loopback address is answered as a failed check, in words, before
- * any socket is opened; a loopback one (a proxy the app itself runs) is checked.
+ * would send packets onto whatever network the user is on. A demo guest's
+ * address is never dialled: the demo's `demoRoute` names the loopback proxy
+ * the app runs in its place (127.0.0.1, a port the OS chose) and the demo's
+ * own echo URL to fetch through it, and the check connects there while its
+ * result names the guest's address and port. Without a route, a
+ * non-loopback address is answered as a failed check, in words, before any
+ * socket is opened.
  */
 import { isIPv4, isIPv6 } from 'node:net';
 import type { ProxyCheckResult, ProxyTestInput } from '../../../shared/channels/proxy-check';
@@ -18,6 +22,14 @@ import { DEFAULT_PROXY_CHECK_URL, proxyCheckUrlProblem } from '../../../shared/d
 import { AppError } from '../../ipc/app-error';
 import type { Logger } from '../../log/logger';
 import { checkProxy } from './check';
+import { connectProblem } from './classify';
+
+/** Where the check goes for a demo guest's proxy, from the demo (main/services/demo/demo-proxies.ts). */
+export type DemoRoute =
+  /** A loopback proxy listens for the guest's port: connect to host:port, fetch targetUrl through it. */
+  | { kind: 'listening'; host: string; port: number; targetUrl: string; note: string }
+  /** Nothing listens on that port of that guest: answered as a refused connection, no socket opened. */
+  | { kind: 'closed'; targetUrl: string; note: string };
 
 export interface ProxyCheckOptions {
   /** The inventory's row for the VM, if listed. */
@@ -33,6 +45,8 @@ export interface ProxyCheckOptions {
   timeoutMs?: number;
   /** True for the built-in simulated cluster: its guests' addresses are not dialled (loopback ones excepted). */
   isDemo?(clusterId: string): boolean;
+  /** For the demo cluster: the loopback proxy standing in for the guest's port; undefined when the demo runs none. */
+  demoRoute?(clusterId: string, vmid: number, port: number): Promise<DemoRoute | undefined>;
 }
 
 export const DEMO_TEST_MESSAGE =
@@ -85,8 +99,11 @@ export function createProxyCheckService(options: ProxyCheckOptions): ProxyCheckS
           `VM ${input.vmid} has no address yet: its guest agent has not reported one.`,
           'Wait a minute after start for the agent to report the address, then check again.',
         );
+      const demo = options.isDemo?.(input.clusterId) ?? false;
+      const route = demo ? await options.demoRoute?.(input.clusterId, input.vmid, input.port) : undefined;
+      if (route) return demoCheck(row.address, route);
       const targetUrl = input.targetUrl ?? configuredUrl();
-      if (options.isDemo?.(input.clusterId) && !isLoopbackAddress(row.address)) {
+      if (demo && !isLoopbackAddress(row.address)) {
         log.info('proxy check not run: the demo cluster is simulated', { cluster: input.clusterId, vmid: input.vmid });
         return {
           reachable: false,
@@ -97,23 +114,66 @@ export function createProxyCheckService(options: ProxyCheckOptions): ProxyCheckS
           problem: { kind: 'permanent', stage: 'connect', message: DEMO_TEST_MESSAGE, hint: DEMO_TEST_HINT },
         };
       }
-      const result = await checkProxy({
-        host: row.address,
-        port: input.port,
-        protocol: input.protocol,
-        targetUrl,
-        timeoutMs: options.timeoutMs,
-        signal,
-      });
-      log.info('proxy checked', {
-        cluster: input.clusterId,
-        vmid: input.vmid,
-        protocol: input.protocol,
-        reachable: result.reachable,
-        latencyMs: result.latencyMs,
-        stage: result.problem?.stage,
-      });
-      return result;
+      return logged(
+        await checkProxy({
+          host: row.address,
+          port: input.port,
+          protocol: input.protocol,
+          targetUrl,
+          timeoutMs: options.timeoutMs,
+          signal,
+        }),
+      );
+
+      /** The demo's guest through its loopback stand-in, against the demo's echo (the configured URL is not reachable from it). */
+      async function demoCheck(address: string, route: DemoRoute): Promise<ProxyCheckResult> {
+        const where = `${isIPv6(address) ? `[${address}]` : address}:${input.port}`;
+        // The product guard stands whatever the route says: for the demo, only loopback is ever dialled.
+        if (route.kind === 'listening' && !isLoopbackAddress(route.host))
+          return {
+            reachable: false,
+            address,
+            port: input.port,
+            protocol: input.protocol,
+            targetUrl: route.targetUrl,
+            problem: { kind: 'permanent', stage: 'connect', message: DEMO_TEST_MESSAGE, hint: DEMO_TEST_HINT },
+          };
+        if (route.kind === 'closed') {
+          const refused = Object.assign(new Error('connection refused'), { code: 'ECONNREFUSED' });
+          return logged({
+            reachable: false,
+            address,
+            port: input.port,
+            protocol: input.protocol,
+            targetUrl: route.targetUrl,
+            note: route.note,
+            problem: connectProblem(refused, where),
+          });
+        }
+        const result = await checkProxy({
+          host: route.host,
+          port: route.port,
+          protocol: input.protocol,
+          targetUrl: route.targetUrl,
+          timeoutMs: options.timeoutMs,
+          signal,
+          shownAs: { host: address, port: input.port },
+        });
+        return logged({ ...result, note: route.note });
+      }
+
+      function logged(result: ProxyCheckResult): ProxyCheckResult {
+        log.info('proxy checked', {
+          cluster: input.clusterId,
+          vmid: input.vmid,
+          protocol: input.protocol,
+          reachable: result.reachable,
+          latencyMs: result.latencyMs,
+          stage: result.problem?.stage,
+          ...(result.note ? { note: result.note } : {}),
+        });
+        return result;
+      }
     },
   };
 }

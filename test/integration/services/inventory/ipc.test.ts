@@ -2,12 +2,13 @@
  * The monitoring channels through the real composition root and router, on
  * the built-in demo cluster: snapshot, refresh, health check and the proxy
  * check's refusals arrive as the contract says; deltas flow on the bus.
- * The demo's Test answers in words and dials nothing.
+ * The demo's Test goes to the loopback proxies the demo runs, never to a simulated guest address.
  */
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { composeApp, type ComposedApp } from '../../../../main/app/compose';
 import { createLogger } from '../../../../main/log/logger';
+import { DEMO_EGRESS_ADDRESS } from '../../../../main/services/demo/demo-proxies';
 import type { ClusterInventory, VmRow } from '../../../../shared/channels/inventory';
 import type { HealthSnapshot, NodeHealth } from '../../../../shared/channels/health';
 import { egressAttempts, isLoopbackHost } from '../../../support/no-egress';
@@ -85,25 +86,51 @@ describe('monitoring over IPC', () => {
     expect(await call('inventory.snapshot', { clusterId: 'x'.repeat(201) })).toMatchObject({ ok: false, error: { kind: 'invalid-input' } });
   });
 
-  it('answers the demo Test in words, without dialling the simulated guest address', async () => {
+  it('tests each demo proxy through the loopback proxy the demo runs for it, never dialling the simulated guest address', async () => {
     expect(await call('inventory.refresh', { clusterId: 'demo' })).toMatchObject({ ok: true });
     const snapshot = (await call('inventory.snapshot', { clusterId: 'demo' })) as { value: { clusters: ClusterInventory[] } };
-    const row = snapshot.value.clusters[0]!.vms.find((r: VmRow) => r.status === 'running' && r.address && r.owner === 'marked');
-    expect(row?.address).toMatch(/^\d+\.\d+\.\d+\.\d+$/);
+    const rows = snapshot.value.clusters[0]!.vms;
+    const address = (vmid: number) => rows.find((r: VmRow) => r.vmid === vmid)?.address;
+    for (const vmid of [150_001, 150_002, 150_003]) expect(address(vmid)).toMatch(/^192\.168\.\d+\.\d+$/);
     // Every TCP/TLS connect in the process passes here; the inventory's own polls of the simulator are on loopback.
     const connect = vi.spyOn(net.Socket.prototype, 'connect');
     try {
-      const answer = await call('proxies.test', { clusterId: 'demo', vmid: row!.vmid, protocol: 'socks5', port: 1080 });
-      expect(answer).toMatchObject({
+      const echo = expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/ip$/);
+      // Squid (HTTP, 3128): the request is forwarded to the demo's echo, which names the simulated egress address.
+      expect(await call('proxies.test', { clusterId: 'demo', vmid: 150_001, protocol: 'http', port: 3128 })).toEqual({
+        ok: true,
+        value: {
+          reachable: true,
+          address: address(150_001),
+          port: 3128,
+          protocol: 'http',
+          targetUrl: echo,
+          connectMs: expect.any(Number),
+          latencyMs: expect.any(Number),
+          httpStatus: 200,
+          egressAddress: DEMO_EGRESS_ADDRESS,
+          note: 'demo: checked against the built-in echo',
+        },
+      });
+      // microsocks (SOCKS5, 1080).
+      expect(await call('proxies.test', { clusterId: 'demo', vmid: 150_002, protocol: 'socks5', port: 1080 })).toMatchObject({
+        ok: true,
+        value: { reachable: true, address: address(150_002), port: 1080, egressAddress: DEMO_EGRESS_ADDRESS, targetUrl: echo },
+      });
+      // The broken one (tinyproxy, 8888): its upstream is down, it answers 502; the message names the guest, not 127.0.0.1.
+      const broken = (await call('proxies.test', { clusterId: 'demo', vmid: 150_003, protocol: 'http', port: 8888 })) as {
+        value: { reachable: boolean; targetUrl: string; httpStatus?: number; problem?: { stage: string; message: string } };
+      };
+      expect(broken.value).toMatchObject({ reachable: false, httpStatus: 502, problem: { stage: 'request' } });
+      expect(broken.value.problem!.message).toBe(
+        `The request through ${address(150_003)}:8888 reached an answer of HTTP 502 from ${new URL(broken.value.targetUrl).host} (the proxy could not reach it).`,
+      );
+      // A port the preset does not listen on: refused, as a real guest would, with nothing dialled at all.
+      expect(await call('proxies.test', { clusterId: 'demo', vmid: 150_001, protocol: 'socks5', port: 1080 })).toMatchObject({
         ok: true,
         value: {
           reachable: false,
-          address: row!.address,
-          problem: {
-            kind: 'permanent',
-            message: 'This is the simulated demo cluster: its proxies are not real machines, so Test does not connect anywhere.',
-            hint: 'Connect a real cluster to test a proxy.',
-          },
+          problem: { stage: 'connect', message: `Nothing listens on ${address(150_001)}:1080: the connection was refused.` },
         },
       });
       const dialled = connect.mock.calls

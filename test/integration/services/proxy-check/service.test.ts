@@ -73,7 +73,7 @@ describe('proxies.test service', () => {
 describe('proxies.test on the simulated demo cluster', () => {
   const demoRow: VmRow = { ...base, clusterId: 'demo', vmid: 150_001, address: '192.168.0.214' };
 
-  it('refuses to dial a demo guest address, in words, before any socket is opened', async () => {
+  it('refuses to dial a demo guest address the demo routes nowhere, in words, before any socket is opened', async () => {
     const connect = vi.spyOn(net.Socket.prototype, 'connect');
     try {
       const logger = createMemoryLogger();
@@ -96,6 +96,28 @@ describe('proxies.test on the simulated demo cluster', () => {
           message: 'This is the simulated demo cluster: its proxies are not real machines, so Test does not connect anywhere.',
           hint: 'Connect a real cluster to test a proxy.',
         },
+      });
+      expect(connect).not.toHaveBeenCalled();
+      expect(egressAttempts()).toEqual([]);
+    } finally {
+      connect.mockRestore();
+    }
+  });
+
+  it("never dials a demo route's non-loopback host, whatever the route says", async () => {
+    const connect = vi.spyOn(net.Socket.prototype, 'connect');
+    try {
+      const s = createProxyCheckService({
+        lookup: (c, vmid) => [demoRow].find((r) => r.clusterId === c && r.vmid === vmid),
+        isDemo: (c) => c === 'demo',
+        demoRoute: async () => ({ kind: 'listening', host: '192.168.0.214', port: 3128, targetUrl: 'http://127.0.0.1:1/ip', note: 'n' }),
+        logger: createMemoryLogger(),
+      });
+      const result = await s.test({ clusterId: 'demo', vmid: 150_001, protocol: 'http', port: 3128 });
+      expect(result).toMatchObject({
+        reachable: false,
+        address: '192.168.0.214',
+        problem: { stage: 'connect', hint: 'Connect a real cluster to test a proxy.' },
       });
       expect(connect).not.toHaveBeenCalled();
       expect(egressAttempts()).toEqual([]);

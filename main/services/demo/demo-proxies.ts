@@ -1,0 +1,235 @@
+/**
+ * The demo's proxies, run by the app on loopback so that Test works on the
+ * simulated cluster without a packet leaving the machine.
+ *
+ * Each demo proxy VM gets one listener on 127.0.0.1, on a port the OS
+ * chose, speaking its preset's protocol (Squid and tinyproxy: HTTP with
+ * CONNECT; microsocks: SOCKS5). The guest keeps the address its simulated
+ * agent reports; the proxy check never dials it but asks `route` where the
+ * guest's port really is. Why not a loopback address per guest (127.77.x.y)?
+ * Linux answers on all of 127/8, but macOS and Windows configure only
+ * 127.0.0.1, so binding 127.77.0.214 fails there; and the inventory (core)
+ * skips 127/8 in a guest agent's answer, as it must for real guests. One
+ * address, OS-chosen ports and a map is what works everywhere.
+ *
+ * The proxies never connect out. They answer the check themselves: a
+ * request (forwarded, or through a CONNECT or SOCKS5 tunnel) to the demo's
+ * echo, http://127.0.0.1:<port>/ip, gets the simulated egress address;
+ * anything else is refused (HTTP 403, SOCKS5 "not allowed by ruleset"). The
+ * configured echo URL (https://api.ipify.org by default) cannot be served:
+ * the check does TLS with it and the demo has no certificate for it, so
+ * for the demo the check uses this echo and says so in its result.
+ *
+ * One proxy is broken on purpose, so the failure path shows: tinyproxy on
+ * VM 150003 answers every request with 502 Bad Gateway.
+ */
+import { createServer as createHttpServer, type Server as HttpServer, type ServerResponse } from 'node:http';
+import { createServer as createNetServer, type AddressInfo, type Server, type Socket } from 'node:net';
+import type { Logger } from '../../log/logger';
+import { readBytes } from '../proxy-check/read-bytes';
+import type { DemoRoute } from '../proxy-check/service';
+import type { Simulator } from '../../simulator';
+
+/** The egress address the demo's echo reports: TEST-NET-3 (RFC 5737), never a real host. */
+export const DEMO_EGRESS_ADDRESS = '203.0.113.47';
+export const DEMO_CHECK_NOTE = 'demo: checked against the built-in echo';
+/** The demo proxy that fails its checks on purpose (tinyproxy, upstream "down": 502). */
+export const DEMO_BROKEN_VMID = 150_003;
+
+export type DemoPresetKind = 'squid' | 'tinyproxy' | 'microsocks';
+const presetPort: Record<DemoPresetKind, number> = { squid: 3128, tinyproxy: 8888, microsocks: 1080 };
+
+/** The preset each of the demo's own proxies was made with. */
+const SEEDED: Record<number, DemoPresetKind> = {
+  150_001: 'squid',
+  150_002: 'microsocks',
+  150_003: 'tinyproxy',
+  150_005: 'squid',
+  150_006: 'squid',
+};
+
+export interface DemoPreset {
+  kind: DemoPresetKind;
+  /** The port the proxy listens on in the guest, as the preset (or the admin's edit of it) says. */
+  port: number;
+}
+
+/**
+ * The preset a proxy made in the demo was created with, read from its seed
+ * ISO's user-data (ISO 9660 stores files as they are, so the cloud-config is
+ * in the bytes as text): microsocks' `-p`, Squid's `http_port`, tinyproxy's `Port`.
+ */
+export function presetOfSeed(bytes: Uint8Array): DemoPreset | undefined {
+  const text = Buffer.from(bytes).toString('latin1');
+  const socks = /microsocks\b[^\n]*?-p\s+(\d{1,5})/.exec(text);
+  if (socks) return { kind: 'microsocks', port: Number(socks[1]) };
+  const squid = /^\s*http_port\s+(\d{1,5})\b/m.exec(text);
+  if (squid) return { kind: 'squid', port: Number(squid[1]) };
+  const tiny = /^\s*Port\s+(\d{1,5})\b/m.exec(text);
+  if (tiny) return { kind: 'tinyproxy', port: Number(tiny[1]) };
+  return undefined;
+}
+
+/** The proxy VM's preset: the demo's own table, else its seed ISO; undefined for a VM that runs no proxy. */
+function presetOf(sim: Simulator, vmid: number): DemoPreset | undefined {
+  const seeded = SEEDED[vmid];
+  if (seeded) return { kind: seeded, port: presetPort[seeded] };
+  const vm = sim.state.vms.get(vmid);
+  const ide2 = typeof vm?.config.ide2 === 'string' ? vm.config.ide2 : undefined;
+  const seed = ide2 ? /^([^:,]+):iso\/([^,]+)/.exec(ide2) : null;
+  if (!vm || !seed) return undefined;
+  const iso = sim.state.iso(vm.node, seed[1]!, seed[2]!);
+  return iso ? presetOfSeed(iso.bytes) : undefined;
+}
+
+interface Listening {
+  port: number;
+  close(): Promise<void>;
+}
+
+/** Listens on 127.0.0.1 on a port the OS picks; `close` also ends the connections still open. */
+function listen(server: Server | HttpServer): Promise<Listening> {
+  const sockets = new Set<Socket>();
+  server.on('connection', (s: Socket) => {
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+  });
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve({
+        port: (server.address() as AddressInfo).port,
+        close: () =>
+          new Promise<void>((done) => {
+            for (const s of sockets) s.destroy();
+            server.close(() => done());
+          }),
+      });
+    });
+  });
+}
+
+/** A short plain-text answer with its length (no chunked encoding: one read sees it whole). */
+function answer(res: ServerResponse, status: number, body: string): void {
+  res.writeHead(status, { 'content-type': 'text/plain', 'content-length': Buffer.byteLength(body) }).end(body);
+}
+
+export interface DemoProxies {
+  /** The demo's echo URL: answers GET with the simulated egress address. */
+  echoUrl: string;
+  /** Where the check goes for the guest's port; undefined for a VMID the demo does not know. */
+  route(vmid: number, port: number): Promise<DemoRoute | undefined>;
+  close(): Promise<void>;
+}
+
+export async function startDemoProxies(sim: Simulator, logger: Logger): Promise<DemoProxies> {
+  const log = logger.child({ part: 'demo-proxies' });
+  const tracked = new Set<Socket>();
+  const track = (s: Socket) => {
+    tracked.add(s);
+    s.on('close', () => tracked.delete(s));
+    s.on('error', () => s.destroy());
+  };
+
+  // The echo: the one target the demo proxies reach. It also serves the connections the tunnels hand it.
+  const echo = createHttpServer((req, res) => {
+    if (req.method === 'GET' && (req.url ?? '').split('?')[0] === '/ip') answer(res, 200, DEMO_EGRESS_ADDRESS);
+    else answer(res, 404, 'not found\n');
+  });
+  echo.on('connection', track);
+  const echoListening = await listen(echo);
+  const echoAuthority = `127.0.0.1:${echoListening.port}`;
+  const echoUrl = `http://${echoAuthority}/ip`;
+  /** Hands a tunnelled connection to the echo, as if it had connected there (it did not: nothing is dialled). */
+  const serveEcho = (socket: Socket) => echo.emit('connection', socket);
+
+  function httpProxy(broken: boolean): HttpServer {
+    const server = createHttpServer((req, res) => {
+      if (broken) return void answer(res, 502, 'demo: this proxy cannot reach anything\n');
+      let target: URL | undefined;
+      try {
+        target = new URL(req.url ?? '');
+      } catch {
+        // Origin form: not a request for a proxy.
+      }
+      if (!target || target.host !== echoAuthority) return void answer(res, 403, 'demo: only the built-in echo is reachable\n');
+      if (target.pathname !== '/ip') return void answer(res, 404, 'not found\n');
+      answer(res, 200, DEMO_EGRESS_ADDRESS);
+    });
+    server.on('connect', (req: { url?: string }, socket: Socket, head: Buffer) => {
+      track(socket);
+      if (broken) return void socket.end('HTTP/1.1 502 Bad Gateway\r\nContent-Length: 0\r\n\r\n');
+      if (req.url !== echoAuthority) return void socket.end('HTTP/1.1 403 Forbidden\r\nContent-Length: 0\r\n\r\n');
+      socket.write('HTTP/1.1 200 Connection established\r\n\r\n');
+      if (head.length > 0) socket.unshift(head);
+      serveEcho(socket);
+    });
+    return server;
+  }
+
+  function socksProxy(): Server {
+    return createNetServer((socket) => {
+      track(socket);
+      socks5Serve(socket).catch(() => socket.destroy());
+    });
+  }
+
+  async function socks5Serve(socket: Socket): Promise<void> {
+    const [version, count] = await readBytes(socket, 2);
+    const methods = await readBytes(socket, count ?? 0);
+    if (version !== 5) return void socket.destroy();
+    if (!methods.includes(0)) return void socket.end(Buffer.from([5, 0xff]));
+    socket.write(Buffer.from([5, 0]));
+    const [, cmd, , atyp] = await readBytes(socket, 4);
+    let host: string;
+    if (atyp === 1) host = [...(await readBytes(socket, 4))].join('.');
+    else if (atyp === 3) host = (await readBytes(socket, (await readBytes(socket, 1))[0]!)).toString('utf8');
+    else if (atyp === 4) {
+      const b = await readBytes(socket, 16);
+      host = `[${Array.from({ length: 8 }, (_, i) => b.readUInt16BE(i * 2).toString(16)).join(':')}]`;
+    } else return void socket.end(Buffer.from([5, 8, 0, 1, 0, 0, 0, 0, 0, 0]));
+    const port = (await readBytes(socket, 2)).readUInt16BE(0);
+    const reply = (code: number) => Buffer.from([5, code, 0, 1, 127, 0, 0, 1, (port >> 8) & 0xff, port & 0xff]);
+    if (cmd !== 1) return void socket.end(reply(7));
+    // 2: "connection not allowed by ruleset" — the demo proxy reaches only its echo.
+    if (`${host === 'localhost' ? '127.0.0.1' : host}:${port}` !== echoAuthority) return void socket.end(reply(2));
+    socket.write(reply(0));
+    serveEcho(socket);
+  }
+
+  const proxies = new Map<number, Promise<Listening & { preset: DemoPreset }>>();
+  const start = (vmid: number, preset: DemoPreset) => {
+    let running = proxies.get(vmid);
+    if (!running) {
+      const server = preset.kind === 'microsocks' ? socksProxy() : httpProxy(vmid === DEMO_BROKEN_VMID);
+      running = listen(server).then((l) => {
+        log.info('demo proxy listening', { vmid, preset: preset.kind, port: preset.port, loopbackPort: l.port });
+        return { ...l, preset };
+      });
+      proxies.set(vmid, running);
+    }
+    return running;
+  };
+  let closed = false;
+  // The demo's own proxies start with it; a proxy made in the demo starts at its first Test.
+  await Promise.all(Object.keys(SEEDED).map((vmid) => start(Number(vmid), presetOf(sim, Number(vmid))!)));
+
+  return {
+    echoUrl,
+    async route(vmid, port) {
+      if (closed || !sim.state.vms.has(vmid)) return undefined;
+      const preset = presetOf(sim, vmid);
+      if (!preset || preset.port !== port) return { kind: 'closed', targetUrl: echoUrl, note: DEMO_CHECK_NOTE };
+      const running = await start(vmid, preset);
+      return { kind: 'listening', host: '127.0.0.1', port: running.port, targetUrl: echoUrl, note: DEMO_CHECK_NOTE };
+    },
+    async close() {
+      closed = true;
+      for (const s of tracked) s.destroy();
+      const all = await Promise.allSettled([...proxies.values()]);
+      await Promise.all(all.map((r) => (r.status === 'fulfilled' ? r.value.close() : undefined)));
+      await echoListening.close();
+    },
+  };
+}
