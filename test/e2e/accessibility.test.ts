@@ -168,7 +168,8 @@ describe.skipIf(skipReason !== undefined)('accessibility: no axe violation on an
     await expect.poll(() => dialog.getByLabel('Template').inputValue(), poll).toBe('debian-13-template');
     await dialog.getByRole('textbox', { name: 'Name' }).fill('a11y-one');
     await dialog.getByRole('button', { name: 'Create proxy' }).click();
-    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Tasks');
+    // The dialog answers once main has accepted the task; the view changes after that, so wait for it.
+    await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent(), poll).toBe('Tasks');
     const details = page.getByRole('article', { name: 'Task Create a11y-one' });
     await expect.poll(() => details.getByText('succeeded', { exact: true }).first().isVisible(), poll).toBe(true);
     await expect.poll(() => details.getByRole('log').textContent(), poll).toContain('TASK OK');

@@ -55,7 +55,8 @@ describe.skipIf(skipReason !== undefined)('create proxies in the browser against
     }
     await dialog.getByRole('button', { name: 'Create proxy' }).click();
 
-    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Tasks');
+    // The dialog answers once main has accepted the task; the view changes after that, so wait for it.
+    await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent(), poll).toBe('Tasks');
     const details = page.getByRole('article', { name: 'Task Create e2e-one' });
     const steps = details.getByRole('region', { name: 'Steps' });
     await expect.poll(() => steps.getByRole('listitem').count(), poll).toBeGreaterThan(2);

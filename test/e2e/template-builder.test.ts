@@ -107,7 +107,7 @@ describe.skipIf(skipReason !== undefined)('build a template on a cluster that ha
     await expect.poll(() => create.getByLabel('Template').inputValue(), poll).toBe('debian-13-amd64');
     await screenshot();
     await click(create.getByRole('button', { name: 'Create proxy' }));
-    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Tasks');
+    await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent(), poll).toBe('Tasks');
     await expect.poll(() => page.getByText(/is ready at \d+\.\d+\.\d+\.\d+/).count(), { timeout: 60_000 }).toBeGreaterThan(0);
     await screenshot();
     console.log(`[e2e template builder] clicks from the first screen to a proxy with an address: ${clicks}`);
