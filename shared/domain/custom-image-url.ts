@@ -13,15 +13,7 @@
  */
 import { z } from 'zod';
 import { IMPORT_FILE_NAME, importFileNameFor } from './image-catalogue';
-
-/** The WHATWG URL of Node and the browser; shared/ compiles with neither's types, so only what is read here is declared. */
-interface UrlParts {
-  protocol: string;
-  hostname: string;
-  username: string;
-  password: string;
-}
-declare const URL: new (input: string) => UrlParts;
+import { httpUrlProblem } from './web-url';
 
 export const CUSTOM_IMAGE_URL_MAX = 2048;
 /** The endings a custom image's file may have: Proxmox's import extensions, and `.img` (stored as .qcow2). */
@@ -39,17 +31,13 @@ export function customImageUrlProblem(text: string): string | undefined {
   if (text === '') return `Enter the URL of the cloud image, ${example}.`;
   if (text.length > CUSTOM_IMAGE_URL_MAX) return `The URL is longer than ${CUSTOM_IMAGE_URL_MAX} characters.`;
   if (/\s/.test(text)) return 'The URL must not contain spaces: copy it again from the publisher’s page.';
-  let url: UrlParts;
-  try {
-    url = new URL(text);
-  } catch {
-    return `This is not a URL: write it in full, with http:// or https://, ${example}.`;
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:')
-    return `The node downloads only http:// and https:// URLs, not ${url.protocol} URLs.`;
-  if (url.hostname === '') return `The URL names no host: write it in full, ${example}.`;
-  if (url.username !== '' || url.password !== '')
-    return 'The URL must not hold a user name or password: it is kept in the task journal and in the template’s notes. Use a URL that needs no login.';
+  const notAnImageUrl = httpUrlProblem(text, {
+    example,
+    notHttp: (protocol) => `The node downloads only http:// and https:// URLs, not ${protocol} URLs.`,
+    credentials:
+      'The URL must not hold a user name or password: it is kept in the task journal and in the template’s notes. Use a URL that needs no login.',
+  });
+  if (notAnImageUrl) return notAnImageUrl;
   const segment = lastSegment(text);
   if (!CUSTOM_IMAGE_EXTENSIONS.some((ext) => segment.endsWith(ext)))
     return `The URL must name a disk image file ending in ${CUSTOM_IMAGE_EXTENSIONS.join(', ').replace(/, ([^,]*)$/, ' or $1')} (Proxmox imports only those)${segment ? `; this one ends in “${segment}”` : ''}.`;

@@ -8,17 +8,9 @@
 import { z } from 'zod';
 import { boundedText } from '../define';
 import { DEFAULT_PROXY_CHECK_URL, ProxyCheckUrl } from './proxy-check-url';
+import { parseWebUrl } from './web-url';
 
 const serverName = boundedText(253).min(1).optional();
-
-/** The WHATWG URL of Node and the browser; shared/ compiles with neither's types, so only what is read here is declared. */
-interface ServerUrlParts {
-  origin: string;
-  host: string;
-  username: string;
-  password: string;
-}
-declare const URL: new (input: string) => ServerUrlParts;
 
 /**
  * The server a token is bound to: scheme, host and port. A path, a trailing
@@ -26,21 +18,13 @@ declare const URL: new (input: string) => ServerUrlParts;
  * ever sent to the server it was saved for.
  */
 export function serverOf(url: string): string {
-  try {
-    return new URL(url).origin;
-  } catch {
-    return url;
-  }
+  return parseWebUrl(url)?.origin ?? url;
 }
 
 /** What the app says when a stored token would go to another server: the secret must be given again. */
 export function movedTokenMessage(url: string): { message: string; hint: string } {
-  let host = url;
-  try {
-    host = new URL(url).host;
-  } catch {
-    // an unparsable URL is refused elsewhere; name it as given
-  }
+  // An unparsable URL is refused elsewhere; name it as given.
+  const host = parseWebUrl(url)?.host ?? url;
   return {
     message: `The server address changed: enter the token secret again for ${host}.`,
     hint: `A saved token secret is only sent to the server it was saved for; give it again to use it with ${host}.`,
@@ -81,12 +65,8 @@ const atMost = (n: number) => (record: Record<string, unknown>) => Object.keys(r
 /** The API token is the only credential: a URL must not carry another (`user:pass@`), which would be stored and shown in clear. */
 export const ServerUrl = boundedText(2048).refine(
   (text) => {
-    try {
-      const u = new URL(text);
-      return u.username === '' && u.password === '';
-    } catch {
-      return true; // not a URL at all: main's own check says so
-    }
+    const u = parseWebUrl(text);
+    return !u || (u.username === '' && u.password === ''); // not a URL at all: main's own check says so
   },
   { message: 'must not hold a user name or password (user:pass@): the API token is the only credential, and it is never kept in the URL' },
 );
@@ -152,10 +132,7 @@ export type PollIntervals = z.infer<typeof PollIntervals>;
 export const TemplateEntry = z
   .object({
     vmid: int,
-    perNode: z
-      .record(boundedText(63), int)
-      .refine(atMost(256), 'at most 256 nodes')
-      .optional(),
+    perNode: z.record(boundedText(63), int).refine(atMost(256), 'at most 256 nodes').optional(),
   })
   .strict();
 export type TemplateEntry = z.infer<typeof TemplateEntry>;

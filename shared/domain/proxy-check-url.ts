@@ -4,15 +4,7 @@
  * Settings view refuses exactly what main refuses, in the same words.
  */
 import { z } from 'zod';
-
-/** The WHATWG URL of Node and the browser; shared/ compiles with neither's types, so only what is read here is declared. */
-interface UrlParts {
-  protocol: string;
-  hostname: string;
-  username: string;
-  password: string;
-}
-declare const URL: new (input: string) => UrlParts;
+import { httpUrlProblem } from './web-url';
 
 /** Answers with the caller's address as plain text; used when no URL is set. */
 export const DEFAULT_PROXY_CHECK_URL = 'https://api.ipify.org';
@@ -24,18 +16,12 @@ const example = 'such as https://api.ipify.org';
 export function proxyCheckUrlProblem(text: string): string | undefined {
   if (text === '') return `Enter the URL the check fetches through the proxy, ${example}.`;
   if (text.length > MAX_LENGTH) return `The URL is longer than ${MAX_LENGTH} characters.`;
-  let url: UrlParts;
-  try {
-    url = new URL(text);
-  } catch {
-    return `This is not a URL: write it in full, with http:// or https://, ${example}.`;
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:')
-    return `Only http:// and https:// URLs can be fetched through a proxy, not ${url.protocol} URLs.`;
-  if (url.hostname === '') return `The URL names no host: write it in full, ${example}.`;
-  if (url.username !== '' || url.password !== '')
-    return 'The URL must not hold a user name or password: it is sent through the proxy and shown in results. Use a URL that needs no login.';
-  return undefined;
+  return httpUrlProblem(text, {
+    example,
+    notHttp: (protocol) => `Only http:// and https:// URLs can be fetched through a proxy, not ${protocol} URLs.`,
+    credentials:
+      'The URL must not hold a user name or password: it is sent through the proxy and shown in results. Use a URL that needs no login.',
+  });
 }
 
 /** An http(s) URL with a host and no credentials, at most 2048 characters; surrounding spaces are dropped. */
