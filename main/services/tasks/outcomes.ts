@@ -1,20 +1,6 @@
-/** The words and states a task ends with: what a cancel leaves running, a bulk request's overall state, what a delete or a Clean up did. */
+/** The words and states a task ends with: a bulk request's overall state, what a delete or a Clean up did. */
 import type { DeleteReport } from '../../core/provider/delete';
-import { parseUpid } from '../../core/pve/upid';
-import { runningUpid } from './steps';
 import { finishedStates, type TaskRecord } from './task-record';
-
-/** A cancel stops our waiting at once; Proxmox has no cancel for a task already started, so say so. */
-export function describeCancel(task: TaskRecord): string {
-  if (task.state === 'queued') return 'Cancelled before it started: nothing was sent to Proxmox.';
-  const running = runningUpid(task.steps);
-  const rerun = task.kind === 'create-proxy' ? ' Retry finishes it with the same proxy UID; Clean up deletes what it left.' : '';
-  if (running) {
-    const { type, node } = parseUpid(running.upid);
-    return `Cancelled: Egress Desk stopped waiting. The Proxmox task ${type} already started on node ${node} keeps running there until it ends (${running.upid}).${rerun}`;
-  }
-  return `Cancelled: Egress Desk stopped waiting and sends nothing more. A request already sent to Proxmox may still complete on the node.${rerun}`;
-}
 
 /** A bulk request's state and progress, from its children. */
 export function parentOutcome(children: TaskRecord[]): Pick<TaskRecord, 'state' | 'progress' | 'message'> {
