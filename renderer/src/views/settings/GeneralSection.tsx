@@ -3,21 +3,14 @@
  * shared settings schema before saving (the one main checks with): a refused
  * value is named next to its field, nothing is sent and "Saved." is not shown.
  */
-import { useEffect, useRef, useState } from 'react';
 import { AppSettings } from '../../../../shared/domain/profile';
 import { DEFAULT_PROXY_CHECK_URL } from '../../../../shared/domain/proxy-check-url';
-import type { AppErrorValue } from '../../../../shared/errors';
 import { ErrorNotice, Field } from '../../components/common';
 import { useActionsAvailable } from '../../stores/connection';
 import { useSettings } from '../../stores/settings';
-import { useUnsavedGuard } from '../../stores/unsaved';
+import { useSettingsDraft, type DraftCheck } from './settings-draft';
 
-interface Draft {
-  healthSeconds: string;
-  inventorySeconds: string;
-  proxyCheckUrl: string;
-  cleanupGraceMinutes: string;
-}
+type Draft = Record<'healthSeconds' | 'inventorySeconds' | 'proxyCheckUrl' | 'cleanupGraceMinutes', string>;
 
 const draftOf = (s: AppSettings): Draft => ({
   healthSeconds: String(s.pollIntervals.healthSeconds),
@@ -26,34 +19,26 @@ const draftOf = (s: AppSettings): Draft => ({
   cleanupGraceMinutes: String(s.cleanupGraceMinutes),
 });
 
-const sameDraft = (a: Draft, b: Draft) =>
-  a.healthSeconds === b.healthSeconds &&
-  a.inventorySeconds === b.inventorySeconds &&
-  a.proxyCheckUrl === b.proxyCheckUrl &&
-  a.cleanupGraceMinutes === b.cleanupGraceMinutes;
-
 /** An empty field reaches the schema as NaN, which it refuses in words ("must be a number"), never as a silent 0. */
 const numberOf = (text: string) => (text.trim() === '' ? Number.NaN : Number(text));
 
+function checkGeneral(draft: Draft, settings: AppSettings): DraftCheck {
+  const parsed = AppSettings.safeParse({
+    ...settings,
+    pollIntervals: { healthSeconds: numberOf(draft.healthSeconds), inventorySeconds: numberOf(draft.inventorySeconds) },
+    proxyCheckUrl: draft.proxyCheckUrl,
+    cleanupGraceMinutes: numberOf(draft.cleanupGraceMinutes),
+  });
+  return parsed.success ? { success: true, patch: parsed.data } : { success: false, issues: parsed.error.issues };
+}
+
 export function GeneralSection() {
-  const settings = useSettings((s) => s.settings);
   const loadError = useSettings((s) => s.error);
-  const [draft, setDraft] = useState<Draft>();
-  const [problems, setProblems] = useState<Record<string, string>>({});
-  const [error, setError] = useState<AppErrorValue>();
-  const [saved, setSaved] = useState(false);
+  const { settings, draft, problems, error, saved, edit, save } = useSettingsDraft(draftOf, {
+    id: 'settings.general',
+    label: 'Polling and checks',
+  });
   const actions = useActionsAvailable();
-  // What main holds, as a draft: edits are what differs from it.
-  const base = useRef<Draft>(undefined);
-  useEffect(() => {
-    if (!settings) return;
-    const next = draftOf(settings);
-    // Settings read again (another window saved, the link came back) replace the draft only where nothing was edited.
-    setDraft((d) => (d && base.current && !sameDraft(d, base.current) ? d : next));
-    base.current = next;
-  }, [settings]);
-  const dirty = draft !== undefined && base.current !== undefined && !sameDraft(draft, base.current);
-  useUnsavedGuard('settings.general', 'Polling and checks', dirty);
 
   if (!settings || !draft) {
     return (
@@ -68,40 +53,13 @@ export function GeneralSection() {
     );
   }
 
-  const save = async () => {
-    setSaved(false);
-    const next = {
-      ...settings,
-      pollIntervals: { healthSeconds: numberOf(draft.healthSeconds), inventorySeconds: numberOf(draft.inventorySeconds) },
-      proxyCheckUrl: draft.proxyCheckUrl,
-      cleanupGraceMinutes: numberOf(draft.cleanupGraceMinutes),
-    };
-    const parsed = AppSettings.safeParse(next);
-    if (!parsed.success) {
-      setProblems(Object.fromEntries(parsed.error.issues.map((i) => [i.path[i.path.length - 1] as string, i.message])));
-      return;
-    }
-    setProblems({});
-    const answer = await useSettings.getState().update(parsed.data);
-    setError(answer.ok ? undefined : answer.error);
-    setSaved(answer.ok);
-    if (answer.ok) {
-      base.current = draftOf(answer.value);
-      setDraft(base.current);
-    }
-  };
-  const edit = (change: Partial<Draft>) => {
-    setSaved(false);
-    setDraft({ ...draft, ...change });
-  };
-
   return (
     <form
       aria-labelledby="settings-general"
       noValidate
       onSubmit={(e) => {
         e.preventDefault();
-        void save();
+        void save(checkGeneral);
       }}
     >
       <h2 id="settings-general">Polling and checks</h2>
