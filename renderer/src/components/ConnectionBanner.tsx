@@ -10,6 +10,7 @@ import type { ChannelName } from '../../../shared/contract';
 import { clockTime, useConnection } from '../stores/connection';
 import { useUi } from '../stores/ui';
 import './connection.css';
+import './notices.css';
 
 const actionWords: Partial<Record<ChannelName, string>> = {
   'tasks.createProxies': 'Create proxy',
