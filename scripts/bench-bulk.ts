@@ -14,9 +14,14 @@
  * (F21). The wall ends when the last proxy's address step is done; the floor
  * includes the start and that boot.
  *
- * The client runs as the app's would on a real cluster: the per-node pace
- * (main/core/pve/pace.ts, 3 requests per second per node), identical GETs
- * shared (single-flight.ts), the API reached through pv1-1 (`apiNode`).
+ * The client as the app builds it (main/services/clusters/client-policy.ts):
+ * the per-node pace (main/core/pve/pace.ts, 3 requests per second per node)
+ * engaged under load, i.e. while two or more creates overlap (the task
+ * manager's create runner marks them), identical GETs shared
+ * (single-flight.ts), calls that name no node counted against the node the
+ * URL reaches, which the client learns itself (GET /cluster/status, `local`:
+ * pv1-1 here, the simulator's API node). The fourth argument compares:
+ * `always` paces every request, `off` none.
  *
  * Time scale (argv[3], default 1: about 2.5 minutes, the bulk ~85 s and the
  * warm-up ~55 s, since both wait for the boot). A faster run scales every
@@ -25,9 +30,10 @@
  * timing of the app here by the same factor: the task watcher's schedule
  * (budgets youngPollMs, youngForMs, oldPollMs; its listing bucket refills per
  * youngPollMs; learned durations are learned from what it sees), the pace's
- * window and guard, the inventory's cadence and agent retry pause. Not scaled:
+ * window and guard, the inventory's cadence and agent retry pauses. Not scaled:
  * the guest's boot threshold (`bootS`, compared with the listing's uptime,
- * which is simulated already) and what no setting controls: loopback round
+ * which is simulated already; between listings the inventory counts that
+ * uptime on in real ms, so at a faster scale it asks a little late) and what no setting controls: loopback round
  * trips, TLS, JSON and the event loop (1-5 real ms per request). At 0.1 those
  * become 10-50 simulated ms, and both figures drift: wall ratio 1.74 at 0.1
  * against 1.39 at 1 on this box (2 loaded cores), per-node peaks 4-6 against 3
@@ -38,15 +44,19 @@
  * how), the ratio, the most copies at once per storage (at the simulator's
  * bandwidth flows) against the limit, requests per second per node at
  * pveproxy (`sim.load.perNode()`, 1 s buckets of simulated time: mean and
- * peak), task-state requests per create, and the routes per create. Asserts nothing.
+ * peak), task-state requests per create, the routes per create, and the busiest
+ * node's requests by kind (the create's lookup and the inventory's listing told
+ * apart, the template's config reads from the proxies'), before and after
+ * Proxmox's part of every create was done. Asserts nothing.
  *
- *   npx tsx scripts/bench-bulk.ts [count=20] [timeScale=1]
+ *   npx tsx scripts/bench-bulk.ts [count=20] [timeScale=1] [app|always|off]
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defaultBudgets } from '../main/core';
 import { DEFAULT_PACE } from '../main/core/pve/pace';
+import { APP_CLIENT_PACE } from '../main/services/clusters/client-policy';
 import { createLogger } from '../main/log/logger';
 import { createInventoryService } from '../main/services/inventory/service';
 import { defaultAgentRetry } from '../main/services/inventory/runtime';
@@ -58,6 +68,9 @@ import { startSimCluster } from '../test/support/sim-cluster';
 
 const COUNT = Number(process.argv[2] ?? 20);
 const SCALE = Number(process.argv[3] ?? 1);
+/** argv[4]: the app's client (default), or for comparison the pace on every request (`always`) or none (`off`). */
+const PACE_MODE = process.argv[4] ?? 'app';
+const PACE = PACE_MODE === 'always' ? DEFAULT_PACE : PACE_MODE === 'off' ? false : APP_CLIENT_PACE;
 /** F21: the guest reported its address 50 s after start; the simulator's default. */
 const AGENT_DELAY_MS = 50_000;
 const INVENTORY_CADENCE_MS = 5_000;
@@ -96,7 +109,11 @@ const env = await startSimCluster({
     youngForMs: scaled(defaultBudgets.youngForMs),
     oldPollMs: scaled(defaultBudgets.oldPollMs),
   },
-  client: { pace: { ...DEFAULT_PACE, perMs: scaled(DEFAULT_PACE.perMs), guardMs: scaled(DEFAULT_PACE.guardMs ?? 0) }, apiNode: NODES[0]! },
+  // The app's pace (the goal is 3 requests a second per node), scaled with the clock. No `apiNode`: the client
+  // learns that the URL reaches pv1-1 as the app's does, so calls that name no node count against its pace.
+  client: {
+    pace: PACE && { ...PACE, perMs: scaled(PACE.perMs), guardMs: scaled(PACE.guardMs ?? 0), settleMs: scaled(PACE.settleMs ?? 60_000) },
+  },
   profile: {
     templates: {
       'debian-13': { vmid: TEMPLATE_VMIDS[0]!, perNode: Object.fromEntries(NODES.map((n, i) => [n, TEMPLATE_VMIDS[i]!])) },
@@ -113,7 +130,12 @@ const inventory = createInventoryService({
   publish: (d) => listeners.forEach((l) => l(d)),
   logger,
   visibleIntervalMs: scaled(INVENTORY_CADENCE_MS),
-  agentRetry: { ...defaultAgentRetry, baseMs: scaled(defaultAgentRetry.baseMs), maxMs: scaled(defaultAgentRetry.maxMs) },
+  agentRetry: {
+    ...defaultAgentRetry,
+    baseMs: scaled(defaultAgentRetry.baseMs),
+    maxMs: scaled(defaultAgentRetry.maxMs),
+    nearBootMs: scaled(defaultAgentRetry.nearBootMs ?? defaultAgentRetry.baseMs),
+  },
 });
 const addresses: AddressFeed = {
   row: (c, vmid) => inventory.vm(c, vmid),
@@ -197,9 +219,19 @@ function floorSeconds(n: number, nodeName: string, templateVmid: number) {
   return { seconds: bandwidth, o, c, tail, bandwidth, slots, nodeSlots };
 }
 
+/** A request's route, with the reads told apart by what they are for (the route alone mixes them). */
+function requestKind(r: (typeof sim.requests.records)[number]): string {
+  if (r.route === '/cluster/resources') return r.query.type === 'vm' ? 'GET /cluster/resources?type=vm (create lookup)' : 'GET /cluster/resources (inventory)';
+  if (r.method === 'GET' && r.route === '/nodes/{node}/qemu/{vmid}/config') {
+    const vmid = Number(r.path.split('/')[4]);
+    return `GET /nodes/{node}/qemu/{vmid}/config (${TEMPLATE_VMIDS.includes(vmid) ? 'template' : 'proxy'})`;
+  }
+  return `${r.method} ${r.route}`;
+}
+
 try {
   console.log(
-    `bench-bulk: ${COUNT} proxies over ${NODES.length} nodes, ${STORAGE} local per node (${(sim.physics.bandwidth(NODES[0]!, STORAGE) / 1e6).toFixed(0)} MB/s), one template per node, limits ${JSON.stringify(defaultLimits)}, clone and upload times from the physics, agent delay ${AGENT_DELAY_MS / 1000} s (F21), timeScale ${SCALE}, client pace ${DEFAULT_PACE.requests}/node/s (simulated)`,
+    `bench-bulk: ${COUNT} proxies over ${NODES.length} nodes, ${STORAGE} local per node (${(sim.physics.bandwidth(NODES[0]!, STORAGE) / 1e6).toFixed(0)} MB/s), one template per node, limits ${JSON.stringify(defaultLimits)}, clone and upload times from the physics, agent delay ${AGENT_DELAY_MS / 1000} s (F21), timeScale ${SCALE}, client pace ${PACE ? `${PACE.requests}/node/s (simulated), engaged ${PACE.engage ?? 'always'}` : 'off'} (${PACE === APP_CLIENT_PACE ? "the app's setting" : "NOT the app's setting"}, main/services/clusters/client-policy.ts)`,
   );
   // One create first, so the client has talked to every node (connections, the duration model's seed) as the app has.
   const warm = await manager.createProxies({
@@ -229,6 +261,7 @@ try {
   });
   const ends = await Promise.all(taskIds.map((id) => manager.wait(id)));
   const proxmoxSimMs = sim.clock.now() - simStarted;
+  const proxmoxDoneAt = Date.now();
   const failed = ends.filter((t) => t.state !== 'succeeded');
   if (failed.length) throw new Error(`${failed.length} create(s) did not succeed: ${failed[0]?.message}`);
   const creates = taskIds;
@@ -255,6 +288,16 @@ try {
   console.log(
     `wall to the last address ${(wallMs / 1000).toFixed(2)} s simulated (${(wallRealMs / 1000).toFixed(2)} s real at timeScale ${SCALE}; Proxmox's part of every create done at ${(proxmoxSimMs / 1000).toFixed(2)} s); floor ${floor.toFixed(2)} s; ratio ${ratio.toFixed(3)} (goal <= ${WALL_GOAL}: ${(ratio / WALL_GOAL).toFixed(2)} of goal)`,
   );
+  // When each node's creates got through Proxmox: the clones' copies end early, the starts show what the pace and
+  // the node slots add (the floor has the last start at about o + n·c + upload + resize + start).
+  for (const n of NODES) {
+    const ends = (type: string) =>
+      [...sim.tasks.tasks.values()]
+        .filter((t) => t.node === n && t.type === type && t.simStart >= simStarted)
+        .map((t) => ((t.simEnd ?? simStarted) - simStarted) / 1000);
+    const last = (type: string) => Math.max(0, ...ends(type)).toFixed(2);
+    console.log(`on ${n}: last clone ended at ${last('qmclone')} s, last start ended at ${last('qmstart')} s`);
+  }
   const worstCopies = Math.max(0, ...[...mostCopies].filter(([k]) => k.endsWith(`/${STORAGE}`)).map(([, n]) => n));
   console.log(
     `most copies at once per storage (simulator flows) ${JSON.stringify(Object.fromEntries(mostCopies))}; limit ${defaultLimits.clonesPerStorage}: ${worstCopies <= defaultLimits.clonesPerStorage ? 'held' : 'BROKEN'} (most ${worstCopies}); task manager slots ${JSON.stringify(manager.peakClonesPerStorage())}`,
@@ -272,11 +315,22 @@ try {
     console.log(`  ${String(n).padStart(4)}  ${(n / COUNT).toFixed(2)}/create  ${route}`);
   const busiest = [...load].sort((a, b) => b.total - a.total)[0];
   if (busiest) {
-    const mine = new Map<string, number>();
-    for (const r of records)
-      if ((r.loadNode ?? r.node) === busiest.node) mine.set(`${r.method} ${r.route}`, (mine.get(`${r.method} ${r.route}`) ?? 0) + 1);
-    console.log(`top routes on ${busiest.node}:`);
-    for (const [route, n] of [...mine].sort((a, b) => b[1] - a[1]).slice(0, 8)) console.log(`  ${String(n).padStart(4)}  ${route}`);
+    // Where the busiest node's requests go, per create placed there, before Proxmox's part of every create was done
+    // (what delays the last start) and after it (the boot wait: agent reads, inventory listings).
+    const here = placed.get(busiest.node) ?? 1;
+    const mine = new Map<string, { before: number; after: number }>();
+    for (const r of records) {
+      if ((r.loadNode ?? r.node) !== busiest.node) continue;
+      const row = mine.get(requestKind(r)) ?? { before: 0, after: 0 };
+      if ((r.at ?? 0) <= proxmoxDoneAt) row.before++;
+      else row.after++;
+      mine.set(requestKind(r), row);
+    }
+    const sum = (k: 'before' | 'after') => [...mine.values()].reduce((a, v) => a + v[k], 0);
+    console.log(`requests at ${busiest.node}'s pveproxy by kind (${here} creates placed there; before / after Proxmox's part of every create was done):`);
+    for (const [kind, n] of [...mine].sort((a, b) => b[1].before + b[1].after - a[1].before - a[1].after))
+      console.log(`  ${String(n.before).padStart(4)} ${String(n.after).padStart(4)}  ${((n.before + n.after) / here).toFixed(2)}/create  ${kind}`);
+    console.log(`  ${String(sum('before')).padStart(4)} ${String(sum('after')).padStart(4)}  ${((sum('before') + sum('after')) / here).toFixed(2)}/create  all`);
   }
   const stats = Object.entries(env.client.peakRequestsPerNode());
   console.log(`most requests on the wire per node (client) ${JSON.stringify(Object.fromEntries(stats))}`);

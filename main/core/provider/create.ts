@@ -12,7 +12,7 @@
  */
 import type { CallOptions, ClusterResource, CoreContext, VmConfig } from './context';
 import { isConfigMissing } from '../pve/errors';
-import { bootDisk } from './boot-disk';
+import { bootDisk, configOption, diskKeyPattern } from './boot-disk';
 import { toProviderError } from './classify';
 import { permanent } from './errors';
 import { formatProviderId } from './ids';
@@ -24,6 +24,8 @@ import { createSteps, progressReporter, type ProgressReporter } from './progress
 import { provision } from './provision';
 import { waitTask, waitUnlocked } from './tasks';
 import { checkTemplate } from './template';
+import { rewritesNet0 } from './vm-params';
+import { writtenMarksOf } from './written-marks';
 
 export async function create(core: CoreContext, request: CreateRequest, options: CallOptions = {}): Promise<string> {
   const { signal } = options;
@@ -63,13 +65,14 @@ async function ensureRunning(
     const { source, config: templateConfig } = await checkTemplate(ctx, resources, request.placement.image, placement, signal);
     // Where the copy lands: the profile's disk storage, else the template's own (Proxmox keeps each disk's storage).
     const cloneStorage = ctx.profile.storage ?? diskStorage(templateConfig);
-    const cloneNode = (await landingOf(ctx, source, placement, request, signal)) === 'migrate' ? nodeOf(source) : placement.node;
+    const way = await landingOf(ctx, source, templateConfig, placement, request, signal);
+    const cloneNode = way === 'migrate' ? nodeOf(source) : placement.node;
     report('lookup', 'done', { node: placement.node });
     ({ vm, adopted } = await allocate(
       ctx,
       resources,
       request,
-      (vmid) => cloneOnto(ctx, source, vmid, cloneNode, cloneStorage, placement, request, report, signal),
+      (vmid) => cloneOnto(ctx, source, templateConfig, vmid, cloneNode, cloneStorage, placement, request, report, signal),
       signal,
     ));
   }
@@ -119,19 +122,18 @@ async function adoptSettled(
 async function landingOf(
   ctx: CoreContext,
   source: ClusterResource,
+  templateConfig: VmConfig,
   placement: Placement,
   request: CreateRequest,
   signal?: AbortSignal,
 ): Promise<LandingWay> {
   const sourceNode = nodeOf(source);
   if (sourceNode === placement.node) return 'here';
-  const [listing, config] = await Promise.all([
-    ctx.api.clusterResources(undefined, { signal }),
-    ctx.api.vmConfig(sourceNode, placement.templateVmid, { signal }),
-  ]);
+  // The template's config was just read by the template check: its disks' storages decide the landing.
+  const listing = await ctx.api.clusterResources(undefined, { signal });
   const facts = {
     ...clusterFacts(listing),
-    templates: new Map([[placement.templateVmid, { vmid: placement.templateVmid, node: sourceNode, config }]]),
+    templates: new Map([[placement.templateVmid, { vmid: placement.templateVmid, node: sourceNode, config: templateConfig }]]),
   };
   const landing = judgeLanding(ctx.profile, placement.node, placement.templateVmid, facts);
   if (!landing.ok || !landing.way) {
@@ -153,6 +155,7 @@ async function landingOf(
 async function cloneOnto(
   ctx: CoreContext,
   source: ClusterResource,
+  templateConfig: VmConfig,
   vmid: number,
   node: string,
   storage: string | undefined,
@@ -167,6 +170,9 @@ async function cloneOnto(
   // A full clone copies the template's disk onto `storage`: it takes one of that storage's copy slots for the
   // clone task alone (not the whole create), so the upload and start of other creates go on meanwhile.
   const release = await ctx.cloneGate?.({ node, storage }, signal);
+  const description = formatMark(request.uid, ctx.now());
+  const marks = writtenMarksOf(ctx.api);
+  marks.expect(vmid, request.name);
   try {
     const upid = await ctx.api.clone(
       sourceNode,
@@ -174,7 +180,7 @@ async function cloneOnto(
       {
         newid: vmid,
         name: request.name,
-        description: formatMark(request.uid, ctx.now()),
+        description,
         full: 1,
         ...(ctx.profile.storage ? { storage: ctx.profile.storage } : {}),
         ...(node !== sourceNode ? { target: node } : {}),
@@ -183,12 +189,38 @@ async function cloneOnto(
     );
     report('clone', 'task', { ...at, upid });
     await waitTask(ctx, upid, ctx.budgets.cloneMs, signal);
+    marks.record(vmid, request.name, description);
   } finally {
+    marks.forget(vmid, request.name);
     release?.();
   }
-  const config = await waitUnlocked(ctx, node, vmid, signal);
+  // The clone task ended OK, so its lock is gone and its config final (qemu-server API2/Qemu.pm clone_vm deletes
+  // `lock` and writes the config inside the task). What the later steps read of it is the template's, except the
+  // MAC clone_vm always renews: read it back only when step 6 rewrites net0 and must keep that MAC.
+  const config = rewritesNet0(ctx.profile)
+    ? await waitUnlocked(ctx, node, vmid, signal)
+    : configOfOwnClone(templateConfig, { name: request.name, description, storage });
   report('clone', 'done', at);
   return { node, vmid, config };
+}
+
+/**
+ * The config a full clone of `template` got, for the steps after it: the template's keys (clone_vm copies them all
+ * but snapshot state and unused volumes), the name and description given, no `template` flag, and every disk on the
+ * target storage. The new disks' volume names are not known and not needed (the resize names the slot, the migrate
+ * the storage); net0's MAC is the template's, so this is never used to write net0 (see rewritesNet0).
+ */
+export function configOfOwnClone(template: VmConfig, given: { name: string; description: string; storage: string | undefined }): VmConfig {
+  const config: VmConfig = { ...template, name: given.name, description: given.description };
+  delete config.template;
+  if (given.storage) {
+    for (const [key, value] of Object.entries(config)) {
+      if (!diskKeyPattern.test(key) || configOption(value, 'media') === 'cdrom') continue;
+      const colon = value.indexOf(':');
+      if (colon > 0) config[key] = `${given.storage}${value.slice(colon)}`;
+    }
+  }
+  return config;
 }
 
 /**

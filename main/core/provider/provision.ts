@@ -9,8 +9,10 @@ import type { CoreContext } from './context';
 import type { OwnedVm } from './ownership';
 import type { Placement, CreateRequest } from './placement';
 import type { ProgressReporter } from './progress';
+import { throwIfCancelled } from './poll';
 import { waitRunning, waitTask } from './tasks';
 import { configParams, resizePlan } from './vm-params';
+import { buildProxySeed } from './seed-source';
 
 export async function provision(
   ctx: CoreContext,
@@ -28,13 +30,8 @@ export async function provision(
 
   // Rebuilt and uploaded over any old one on every attempt: a previous one may have been cut off.
   report('upload-seed', 'started', at);
-  const iso = ctx.seed.buildSeedIso({
-    name: request.name,
-    userData: request.cloudInit,
-    ...(ctx.profile.vendorData === undefined ? {} : { vendorData: ctx.profile.vendorData }),
-    installGuestAgent: ctx.profile.installGuestAgent,
-    now: ctx.now(),
-  });
+  // Dated with the mark's created-at (seed-source.ts), so a migrate can rebuild the same bytes on another node.
+  const iso = buildProxySeed(ctx, request.name, { userData: request.cloudInit }, vm.config);
   const uploadUpid = await ctx.api.uploadIso(node, isoStorage, ctx.seed.seedIsoName(request.name), iso, { signal });
   report('upload-seed', 'task', { ...at, upid: uploadUpid });
   await waitTask(ctx, uploadUpid, ctx.budgets.uploadMs, signal);
@@ -59,12 +56,21 @@ export async function provision(
   }
 
   report('start', 'started', at);
-  await startVm(ctx, vm, report, signal);
+  const ended = await startVm(ctx, vm, report, signal);
   report('start', 'done', at);
 
   report('wait-running', 'started', at);
-  await waitRunning(ctx, node, vmid, signal);
+  // A start task that ended OK is QEMU running the guest: qemu-server's vm_start_nolock (PVE/QemuServer.pm) launches
+  // kvm without `-S` unless the config sets `freeze`, waits for its QMP socket, and only then ends the task. So
+  // status/current is read only when that is not known: a frozen guest, or a start that failed while the VM runs.
+  if (ended !== 'ok' || frozen(vm.config)) await waitRunning(ctx, node, vmid, signal);
+  else throwIfCancelled({ what: `VM ${vmid} to run`, signal }); // a cancel here still ends the create as cancelled
   report('wait-running', 'done', at);
+}
+
+/** `freeze: 1` starts QEMU with `-S` (qemu-server config_to_command): the guest waits in prelaunch for a `cont`. */
+function frozen(config: OwnedVm['config']): boolean {
+  return String(config.freeze ?? '0') === '1';
 }
 
 /**
@@ -73,14 +79,16 @@ export async function provision(
  * stopped, and its start ended first; this one then fails with "already
  * running". Judged by status/current, not by the task's text.
  */
-async function startVm(ctx: CoreContext, vm: OwnedVm, report: ProgressReporter, signal?: AbortSignal): Promise<void> {
+async function startVm(ctx: CoreContext, vm: OwnedVm, report: ProgressReporter, signal?: AbortSignal): Promise<'ok' | 'runs anyway'> {
   const { node, vmid } = vm;
   const upid = await ctx.api.start(node, vmid, { signal });
   report('start', 'task', { node, vmid, upid });
   try {
     await waitTask(ctx, upid, ctx.budgets.startMs, signal);
+    return 'ok';
   } catch (e) {
     if (!(e instanceof TaskFailedError) || (await ctx.api.vmStatus(node, vmid, { signal })).status !== 'running') throw e;
     ctx.log.info('proxmox start failed but the vm runs: an earlier start won', { vmid, node, upid, exitstatus: e.exitstatus });
+    return 'runs anyway';
   }
 }

@@ -40,11 +40,16 @@ export function configParams(
     tags: PROXY_TAG,
     ide2: `${seedVolumeId},media=cdrom`,
   };
-  if (!profile.bridge && profile.vlanTag === undefined) return params;
+  if (!rewritesNet0(profile)) return params;
   const net0 = config.net0;
   if (!net0) throw permanent(`VM ${vmid} has no net0 to apply the profile's bridge or vlanTag to; the template needs a network device`);
   params.net0 = rewriteNet0(net0, profile.bridge, profile.vlanTag);
   return params;
+}
+
+/** Whether step 6 writes net0: only when the profile sets a bridge or a VLAN tag (it then keeps the VM's own MAC). */
+export function rewritesNet0(profile: Pick<Profile, 'bridge' | 'vlanTag'>): boolean {
+  return Boolean(profile.bridge) || profile.vlanTag !== undefined;
 }
 
 export interface ResizePlan {

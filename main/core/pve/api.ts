@@ -26,6 +26,8 @@ import type {
 export interface CallOptions {
   /** Cancels this request alone, promptly; other requests are unaffected. */
   signal?: AbortSignal;
+  /** A read no operation waits on (the inventory's): it yields to every operation's request at the pace (pace.ts). */
+  background?: boolean;
 }
 
 /** A task id, `UPID:node:pid:pstart:starttime:type:id:user:`; see upid.ts. */
@@ -44,10 +46,16 @@ export interface CloneParams {
   target?: string;
 }
 
-/** An offline migration: the stopped VM and its local disks move to `target` (issue 11). */
+/**
+ * A migration (issue 11: offline; issue 16: online too). qemu-server API2/Qemu.pm migrate_vm refuses a running VM
+ * without `online` ("can't migrate running VM without --online"), and QemuMigrate.pm scan_local_volumes refuses a
+ * running VM's attached local disk without `with-local-disks`; offline, local disks are always copied.
+ */
 export interface MigrateParams {
   target: string;
-  /** Copy disks on node-local storage to the same storage on the target. */
+  /** Live migration of a running VM; Proxmox ignores it for a stopped one ("Doing offline migration instead"). */
+  online?: 1;
+  /** Copy disks on node-local storage to the same storage on the target (required online, implied offline). */
   'with-local-disks'?: 1;
 }
 
@@ -93,6 +101,14 @@ export interface PveApi {
   nodes(opts?: CallOptions): Promise<NodeEntry[]>;
   /** GET /cluster/status */
   clusterStatus(opts?: CallOptions): Promise<ClusterStatusEntry[]>;
+  /**
+   * Issue 11: the node whose pveproxy the URL reaches (GET /cluster/status, the node entry with `local`: "Indicates
+   * if this is the responding node", pve-api apidata.js), learned once; undefined when the listing is refused.
+   * Absent on fakes.
+   */
+  apiNode?(opts?: CallOptions): Promise<string | undefined>;
+  /** Issue 11: an operation (a create) starts, for the client's pace (pace.ts, 'under-load'); returns its end. */
+  beginOperation?(): () => void;
   /** GET /cluster/resources[?type=] */
   clusterResources(type?: ResourceType, opts?: CallOptions): Promise<ClusterResource[]>;
   /** GET /nodes/{node}/status */

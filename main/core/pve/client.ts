@@ -9,22 +9,44 @@ import { readData } from './answer';
 import { AgentRefusedError, type CallSite } from './failures';
 import { templateBuildMethods, type TemplateBuildApi } from './build-api';
 import { isoUploadBody } from './multipart';
+import { rrdMethods, type RrdApi } from './rrd-api';
 import { fillPath } from './path';
 import * as S from './schemas';
 import { createTransport, type Exchange, type Transport, type TransportOptions } from './transport';
 
 export type PveClientOptions = TransportOptions;
 export type PveClient = PveApi &
-  TemplateBuildApi & {
+  TemplateBuildApi &
+  RrdApi & {
     /** The most requests that were in flight at once, per node (the per-node limit holds them to maxRequestsPerNode). */
     peakRequestsPerNode(): Record<string, number>;
     /** Per node, requests that waited for the pace (pace.ts); GETs that shared an identical one (single-flight.ts). */
     paceStats(): ReturnType<Transport['paceStats']>;
+    /** Always there on the real client (optional on PveApi for fakes): see api.ts. */
+    apiNode(opts?: { signal?: AbortSignal }): Promise<string | undefined>;
+    beginOperation(): () => void;
     close(): Promise<void>;
   };
 
 export function createPveClient(options: PveClientOptions): PveClient {
   const transport = createTransport(options);
+
+  let learnedApiNode: Promise<string | undefined> | undefined;
+  /** The node answering this URL (`local` in /cluster/status), once; a failed look is tried again next time. */
+  function apiNode(opts?: { signal?: AbortSignal }): Promise<string | undefined> {
+    learnedApiNode ??= call(S.ClusterStatusSchema, { method: 'GET', template: '/cluster/status', signal: opts?.signal }).then(
+      (entries) => {
+        const node = entries.find((e) => e.type === 'node' && e.local === true)?.name;
+        if (node) transport.setApiNode(node);
+        return node;
+      },
+      (err: unknown) => {
+        learnedApiNode = undefined;
+        throw err;
+      },
+    );
+    return learnedApiNode;
+  }
 
   const siteOf = (ex: Exchange): CallSite => ({ method: ex.method, path: fillPath(ex.template, ex.params) });
 
@@ -76,7 +98,13 @@ export function createPveClient(options: PveClientOptions): PveClient {
         signal: o?.signal,
       }),
     vmConfig: (node, vmid, o) =>
-      call(S.VmConfigSchema, { method: 'GET', template: '/nodes/{node}/qemu/{vmid}/config', params: vm(node, vmid), signal: o?.signal }),
+      call(S.VmConfigSchema, {
+        method: 'GET',
+        template: '/nodes/{node}/qemu/{vmid}/config',
+        params: vm(node, vmid),
+        signal: o?.signal,
+        background: o?.background,
+      }),
     setVmConfig: async (node, vmid, params, o) => {
       // Synchronous: Proxmox answers `{data: null}`; nothing to read.
       await transport.send({
@@ -104,7 +132,7 @@ export function createPveClient(options: PveClientOptions): PveClient {
         method: 'POST',
         template: '/nodes/{node}/qemu/{vmid}/migrate',
         params: vm(node, vmid),
-        form: { target: p.target, ...(p['with-local-disks'] ? { 'with-local-disks': 1 } : {}) },
+        form: { target: p.target, ...(p.online ? { online: 1 } : {}), ...(p['with-local-disks'] ? { 'with-local-disks': 1 } : {}) },
         signal: o?.signal,
       }),
     resize: (node, vmid, disk, size, o) =>
@@ -213,6 +241,14 @@ export function createPveClient(options: PveClientOptions): PveClient {
       call(S.PermissionsSchema, { method: 'GET', template: '/access/permissions', query: { path }, signal: o?.signal }),
     // Issue 14: the template builder's endpoints (build-api.ts).
     ...templateBuildMethods(call),
+    // Issue 15: Proxmox's RRD history (rrd-api.ts).
+    ...rrdMethods(call),
+    apiNode,
+    beginOperation: () => {
+      // The pace counts calls that name no node against the node that answers them: learn it at the first create.
+      void apiNode().catch(() => undefined);
+      return transport.operation();
+    },
     peakRequestsPerNode: () => transport.peakRequestsPerNode(),
     paceStats: () => transport.paceStats(),
     close: () => transport.close(),

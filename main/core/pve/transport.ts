@@ -31,12 +31,15 @@ export interface TransportOptions {
   maxRequestsPerNode?: number;
   /**
    * Issue 11: at most this many requests per node in any window (pace.ts; DEFAULT_PACE is 3 per second, one per
-   * pveproxy worker). Off when not given, and the app gives none for now (docs/architecture.md, Decisions): at 3 a
-   * second the inventory's first load, a config read per VM, would take minutes on a big cluster; tests that run
-   * the simulator a thousand times faster than real time would also wait on the wall clock.
+   * pveproxy worker). Off when not given; the app's setting (under load) and why are in
+   * main/services/clusters/client-policy.ts. Tests that run the simulator a thousand times faster than real time
+   * would also wait on the wall clock.
    */
   pace?: PaceOptions | false;
-  /** The node whose pveproxy the URL reaches: requests that name no node count against its pace (default: their own). */
+  /**
+   * The node whose pveproxy the URL reaches: requests that name no node count against its pace (default: their own,
+   * until the client learns it: client.ts apiNode(), from GET /cluster/status's `local` flag).
+   */
   apiNode?: string;
   /** Identical concurrent GETs share one request (single-flight.ts); default on. */
   shareReads?: boolean;
@@ -52,6 +55,8 @@ export interface Exchange {
   form?: Record<string, string | number>;
   upload?: { contentType: string; contentLength: number; stream: Readable };
   signal?: AbortSignal;
+  /** A read no operation waits on: paced as a poll (pace.ts). */
+  background?: boolean | undefined;
 }
 
 export interface Transport {
@@ -61,16 +66,23 @@ export interface Transport {
   peakRequestsPerNode(): Record<string, number>;
   /** Per node, how many requests waited for the pace; and how many GETs joined an identical one. */
   paceStats(): { pace: Record<string, PaceStats>; sharedReads: number };
+  /** An operation starts (pace.ts operation()); call the returned function when it ends. */
+  operation(): () => void;
+  /** From now on, requests that name no node count against this node's pace. */
+  setApiNode(node: string): void;
   close(): Promise<void>;
 }
 
-/** Requests that only watch: they yield to the create's writes and reads at the pace (pace.ts). */
-const POLL_ROUTES = new Set(['/nodes/{node}/tasks', '/nodes/{node}/tasks/{upid}/status', '/nodes/{node}/qemu/{vmid}/agent/network-get-interfaces']);
-
-export function paceClassOf(ex: Pick<Exchange, 'method' | 'template' | 'query'>): PaceClass {
+/**
+ * Which queue a request waits in at the pace: writes, then reads an operation waits on, then the inventory's
+ * background polls. Task listings and status calls are reads: one listing tells every create on the node that its
+ * clone, upload or start ended (a clone's end seen late holds its storage's copy slot), and the agent read is a
+ * create's address step. The inventory's all-types listing and its mark reads wait for all of them.
+ */
+export function paceClassOf(ex: Pick<Exchange, 'method' | 'template' | 'query' | 'background'>): PaceClass {
   if (ex.method !== 'GET') return 'write';
   // The inventory's all-types listing is a poll; a create's typed lookup (`type=vm`) is on its critical path.
-  if (POLL_ROUTES.has(ex.template) || (ex.template === '/cluster/resources' && ex.query?.type === undefined)) return 'poll';
+  if (ex.background || (ex.template === '/cluster/resources' && ex.query?.type === undefined)) return 'poll';
   return 'read';
 }
 
@@ -103,6 +115,7 @@ export function createTransport(options: TransportOptions): Transport {
   const gate = new NodeGate(options.maxRequestsPerNode);
 
   const pace = options.pace ? new Pace(options.pace) : undefined;
+  let apiNode = options.apiNode;
   const flights = options.shareReads === false ? undefined : new SingleFlight();
 
   async function send(ex: Exchange): Promise<string> {
@@ -139,7 +152,7 @@ export function createTransport(options: TransportOptions): Transport {
       // Waiting for the node's turn (pace, then the in-flight gate) is not the request's time: both drain on
       // their own (the pace by the clock, the gate as requests end within their timeout), so the timeout below
       // counts from the moment the request leaves.
-      if (pace) await pace.take(typeof node === 'string' ? node : (options.apiNode ?? ''), paceClassOf(ex), ex.signal);
+      if (pace) await pace.take(typeof node === 'string' ? node : (apiNode ?? ''), paceClassOf(ex), ex.signal);
       if (typeof node === 'string') leave = await gate.enter(node, ex.signal ?? never);
       timeout = AbortSignal.timeout(timeoutMs);
       const signal = ex.signal ? AbortSignal.any([ex.signal, timeout]) : timeout;
@@ -184,6 +197,10 @@ export function createTransport(options: TransportOptions): Transport {
     send,
     peakRequestsPerNode: () => gate.peaks(),
     paceStats: () => ({ pace: pace?.stats() ?? {}, sharedReads: flights?.joined ?? 0 }),
+    operation: () => pace?.operation() ?? (() => {}),
+    setApiNode: (node) => {
+      apiNode = node;
+    },
     close: () => agent.close(),
   };
 }

@@ -6,6 +6,7 @@
  */
 import { createProvider, parseProfile, type ProfileInput } from '../../core';
 import { createPveClient } from '../../core/pve/client';
+import { APP_CLIENT_PACE } from '../clusters/client-policy';
 import type { Logger } from '../../log/logger';
 import { registerSecret } from '../../log/secrets';
 import { SEED_STORAGE, startSimulator, type Simulator } from '../../simulator';
@@ -65,6 +66,7 @@ export async function startDemoCluster(logger: Logger, timeScale = 1): Promise<D
     baseUrl: sim.url,
     tls: profile.tls,
     token: { kind: 'secret', tokenId: token.tokenId, secret: () => token.secret },
+    pace: APP_CLIENT_PACE,
     logger: logger.child({ cluster: DEMO_CLUSTER_ID }),
   });
   const provider = createProvider(profile, { api: client, logger });

@@ -1,13 +1,15 @@
 /**
  * One cluster's inventory: a refresh is one all-types `/cluster/resources`
  * listing (VMs, nodes and storages in one answer), then, only for what is
- * new, a config read per VM for its mark and an agent read per running
+ * new, a config read per VM for its mark (none for a VM this client's own
+ * create cloned: it knows the mark it wrote) and an agent read per running
  * proxy whose address is unknown. Rows are committed right after the
  * listing and again after those reads, so a big first load shows at once.
  */
 import { parseMark } from '../../core/provider/mark';
 import { firstIpv4 } from '../../core/provider/vm-state';
 import { toProviderError } from '../../core/provider/classify';
+import { writtenMarksOf } from '../../core/provider/written-marks';
 import type { ClusterResource } from '../../core/pve/schemas';
 import type { NodeRow, VmRow } from '../../../shared/channels/inventory';
 import type { Logger } from '../../log/logger';
@@ -52,6 +54,10 @@ export class ClusterInventory {
   /** A config that could not be read is asked again after a pause, not on every refresh. */
   private readonly markRetryAt = new Map<number, number>();
   private readonly abort = new AbortController();
+  /** The last listing's VMs, for the agent reads due between listings. */
+  private listed: readonly ClusterResource[] = [];
+  /** A refresh or an agent pass in progress: they take turns, never overlap. */
+  private work: Promise<unknown> = Promise.resolve();
 
   constructor(
     readonly cluster: Cluster,
@@ -70,7 +76,39 @@ export class ClusterInventory {
     this.abort.abort();
   }
 
-  async refresh(): Promise<RefreshResult> {
+  refresh(): Promise<RefreshResult> {
+    return this.inTurn(() => this.refreshNow());
+  }
+
+  /**
+   * Between listings: asks the agents that are due now (a guest reaching the uptime its agent is expected to answer
+   * at), from the last listing, and commits what they tell. Resolves with how many were asked.
+   */
+  readDueAgents(): Promise<number> {
+    return this.inTurn(async () => {
+      const { signal } = this.abort;
+      const now = this.deps.now();
+      const due = this.listed.filter((r) => r.node && this.markOf(r)?.managed && this.guests.due(r.vmid!, now));
+      await this.readAll(due, 'agent', signal);
+      if (due.length > 0 && !signal.aborted) this.apply(this.listed, this.nodes);
+      return due.length;
+    });
+  }
+
+  /** When (ms, the deps' clock) the next agent read of a listed proxy is due; Infinity when none is. */
+  nextAgentDueAt(): number {
+    let at = Number.POSITIVE_INFINITY;
+    for (const r of this.listed) if (r.node && this.markOf(r)?.managed) at = Math.min(at, this.guests.dueAt(r.vmid!));
+    return at;
+  }
+
+  private inTurn<T>(job: () => Promise<T>): Promise<T> {
+    const run = this.work.then(job, job);
+    this.work = run.catch(() => undefined);
+    return run;
+  }
+
+  private async refreshNow(): Promise<RefreshResult> {
     const { signal } = this.abort;
     let listing: ClusterResource[];
     try {
@@ -81,19 +119,36 @@ export class ClusterInventory {
       return { ok: false, problem: { reason: `Listing the cluster failed: ${err.message}`, hint: err.hint } };
     }
     const vms = listing.filter((r) => isInventoried(r, this.cluster.profile.vmidRange));
+    this.listed = vms;
     const wantsAddress = this.observe(vms);
     this.apply(vms, nodeRows(listing));
     this.forgetUnlisted();
     // Marks first: only a marked proxy's agent is asked, and a proxy learnt now gets its address in this same refresh.
     const now = this.deps.now();
     const markReads = vms.filter(
-      (r) => r.name && r.node && !this.marks.get(r.vmid!, r.name) && (this.markRetryAt.get(r.vmid!) ?? 0) <= now,
+      (r) => r.name && r.node && !this.marks.get(r.vmid!, r.name) && !this.takeWrittenMark(r) && (this.markRetryAt.get(r.vmid!) ?? 0) <= now,
     );
     await this.readAll(markReads, 'mark', signal);
     const agentReads = vms.filter((r) => wantsAddress.has(r.vmid!) && r.node && this.markOf(r)?.managed);
     await this.readAll(agentReads, 'agent', signal);
     if ((markReads.length > 0 || agentReads.length > 0) && !signal.aborted) this.apply(vms, this.nodes);
     return { ok: true, problem: this.nodeProblem() };
+  }
+
+  /**
+   * A VM one of this client's creates cloned carries the mark that create wrote (core/provider/written-marks.ts):
+   * taken from there, so a bulk's new proxies cost no config read each. True when no read is needed now (the mark is
+   * known, or our clone onto it has not ended yet).
+   */
+  private takeWrittenMark(r: ClusterResource): boolean {
+    const book = writtenMarksOf(this.cluster.api);
+    // Our clone onto it still runs (or its end is not seen yet): its mark comes with its outcome, so no read now.
+    if (book.pending(r.vmid!, r.name!)) return true;
+    const description = book.get(r.vmid!, r.name!);
+    if (description === undefined) return false;
+    this.marks.set(r.vmid!, r.name!, knownMark(parseMark(description)));
+    this.markRetryAt.delete(r.vmid!);
+    return true;
   }
 
   private markOf(r: ClusterResource) {
@@ -130,7 +185,7 @@ export class ClusterInventory {
     const node = r.node!;
     try {
       if (extra.kind === 'mark') {
-        const config = await this.cluster.api.vmConfig(node, vmid, { signal });
+        const config = await this.cluster.api.vmConfig(node, vmid, { signal, background: true });
         // The name in the config is the truth: a rename between listing and read is caught next time.
         if (config.name === r.name) this.marks.set(vmid, r.name!, knownMark(parseMark(config.description)));
         this.markRetryAt.delete(vmid);

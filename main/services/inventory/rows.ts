@@ -82,6 +82,7 @@ export function vmRow(clusterId: string, r: ClusterResource, facts: RowFacts): V
   if (facts.address && r.status === 'running') row.address = facts.address;
   if (r.maxcpu !== undefined) row.cores = r.maxcpu;
   if (r.maxmem !== undefined) row.memoryMiB = Math.round(r.maxmem / MiB);
+  if (r.maxdisk !== undefined) row.diskBytes = r.maxdisk;
   if (facts.startedAt && r.status === 'running') row.startedAt = facts.startedAt;
   if (marked && mark.createdAt) row.createdAt = mark.createdAt;
   if (marked && mark.uid) row.uid = mark.uid;
@@ -116,6 +117,7 @@ export function sameRowSource(before: { r: ClusterResource; facts: RowFacts }, r
     b.tags === r.tags &&
     b.maxcpu === r.maxcpu &&
     b.maxmem === r.maxmem &&
+    b.maxdisk === r.maxdisk &&
     b.lock === r.lock
   );
 }

@@ -4,6 +4,11 @@
  * while the address is unknown (with a growing pause between attempts) or
  * after the uptime went backwards (the guest restarted and may have a new
  * address), never on every refresh.
+ *
+ * Issue 11: when a guest's agent first answers is learned from the guests
+ * watched booting (the uptime at which the address came, median of the last
+ * few), so a new guest's agent is asked once at that uptime, not from 40 s
+ * on every 5 s; `dueAt` tells the inventory when to ask between listings.
  */
 export interface AgentRetry {
   /** The pause after an attempt that found no address; doubles per attempt once the guest is past its boot. */
@@ -17,16 +22,29 @@ export interface AgentRetry {
    * from 40 s on costs about three reads per guest instead of one every 5-35 s from its first second.
    */
   bootS?: number;
+  /**
+   * Once a boot time has been learned: the pause after a miss within NEAR_BOOT_S of it (default 1000 ms), since the
+   * address is due within a second or two of the learned uptime.
+   */
+  nearBootMs?: number;
 }
 
-export const defaultAgentRetry: AgentRetry = { baseMs: 5_000, maxMs: 60_000, bootS: 40 };
+export const defaultAgentRetry: AgentRetry = { baseMs: 5_000, maxMs: 60_000, bootS: 40, nearBootMs: 1_000 };
 
 /** How long past the expected boot the agent is still asked at the base pause. */
 export const BOOT_GRACE_S = 60;
+/** How long past a learned boot the agent is asked every `nearBootMs`. */
+export const NEAR_BOOT_S = 5;
+/** Boots remembered for the median. */
+const BOOTS_KEPT = 8;
 
 interface Guest {
   address?: string;
+  /** The listing's uptime (whole seconds), and when (ms) that listing was made. */
   uptime: number;
+  listedAt: number;
+  /** The uptime the guest was first listed at: below the expected boot means its boot is being watched. */
+  firstUptime: number;
   startedAtMs?: number;
   /** startedAtMs as ISO text, made once per start rather than on every refresh. */
   startedAtIso?: string;
@@ -40,6 +58,8 @@ const START_DRIFT_MS = 30_000;
 
 export class GuestRuntime {
   private readonly guests = new Map<number, Guest>();
+  /** Uptimes (s) at which watched guests first reported an address, newest last. */
+  private readonly boots: number[] = [];
 
   constructor(private readonly retry: AgentRetry = defaultAgentRetry) {}
 
@@ -51,32 +71,71 @@ export class GuestRuntime {
       return false;
     }
     if (!guest || uptimeSeconds < guest.uptime) {
-      guest = { uptime: uptimeSeconds, attempts: 0, nextTryAt: 0 };
+      guest = { uptime: uptimeSeconds, listedAt: nowMs, firstUptime: uptimeSeconds, attempts: 0, nextTryAt: 0 };
       this.guests.set(vmid, guest);
     }
     guest.uptime = uptimeSeconds;
+    guest.listedAt = nowMs;
     // Wall time, not the poller's clock: the start is shown as a date.
     const startedAt = Date.now() - uptimeSeconds * 1000;
     if (guest.startedAtMs === undefined || Math.abs(guest.startedAtMs - startedAt) > START_DRIFT_MS) {
       guest.startedAtMs = startedAt;
       guest.startedAtIso = new Date(startedAt).toISOString();
     }
-    return guest.address === undefined && nowMs >= guest.nextTryAt && uptimeSeconds >= (this.retry.bootS ?? 0);
+    return this.due(vmid, nowMs);
+  }
+
+  /** Whether the agent of a listed guest should be asked now: no address yet, past its pause and its expected boot. */
+  due(vmid: number, nowMs: number): boolean {
+    return nowMs >= this.dueAt(vmid);
+  }
+
+  /** When (ms) the agent of a listed guest is next to be asked; Infinity when it has its address or is not listed running. */
+  dueAt(vmid: number): number {
+    const guest = this.guests.get(vmid);
+    if (!guest || guest.address !== undefined) return Number.POSITIVE_INFINITY;
+    // The listing's uptime is whole seconds rounded down, so the guest is at least this old by then: never early.
+    const booted = guest.listedAt + Math.max(0, this.expectedBootS() - guest.uptime) * 1000;
+    return Math.max(guest.nextTryAt, booted);
+  }
+
+  /** The uptime (s) at which a new guest's agent is first asked: learned from watched boots, else `bootS`. */
+  expectedBootS(): number {
+    if (this.boots.length === 0) return this.retry.bootS ?? 0;
+    const sorted = [...this.boots].sort((a, b) => a - b);
+    return sorted[Math.floor((sorted.length - 1) / 2)]!;
   }
 
   /** The agent's answer: an address, or none yet (agent not up, no routable address, a failed read). */
   recordAddress(vmid: number, address: string | undefined, nowMs: number): void {
     const guest = this.guests.get(vmid);
     if (!guest) return;
+    const uptime = guest.uptime + Math.max(0, nowMs - guest.listedAt) / 1000;
     if (address) {
+      // Listed before its agent could answer: the boot was watched, so this uptime is when such a guest answers.
+      if (guest.address === undefined && guest.firstUptime < this.expectedBootS()) this.learnBoot(uptime);
       guest.address = address;
       guest.attempts = 0;
       return;
     }
-    // Around the boot: every baseMs, since the address is due any moment. Long after it: a growing pause.
-    const booting = guest.uptime < (this.retry.bootS ?? 0) + BOOT_GRACE_S;
+    // Around the boot: every baseMs, since the address is due any moment (every nearBootMs right past a learned
+    // boot). Long after it: a growing pause.
+    const expected = this.expectedBootS();
+    const booting = uptime < expected + BOOT_GRACE_S;
+    const nearBoot = this.boots.length > 0 && uptime < expected + NEAR_BOOT_S;
     if (!booting) guest.attempts++;
-    guest.nextTryAt = nowMs + (booting ? this.retry.baseMs : Math.min(this.retry.maxMs, this.retry.baseMs * 2 ** (guest.attempts - 1)));
+    guest.nextTryAt =
+      nowMs +
+      (nearBoot
+        ? (this.retry.nearBootMs ?? this.retry.baseMs)
+        : booting
+          ? this.retry.baseMs
+          : Math.min(this.retry.maxMs, this.retry.baseMs * 2 ** (guest.attempts - 1)));
+  }
+
+  private learnBoot(uptimeS: number): void {
+    this.boots.push(uptimeS);
+    if (this.boots.length > BOOTS_KEPT) this.boots.shift();
   }
 
   address(vmid: number): string | undefined {

@@ -61,6 +61,10 @@ interface Entry {
   poller: Poller;
   status: InventoryStatus;
   lastSuccessAt?: string;
+  /** The next agent pass between listings (a new guest reaching its expected boot), and the one running. */
+  agentTimer?: unknown;
+  agentTimerAt?: number;
+  agentPass?: Promise<unknown>;
 }
 
 export function createInventoryService(options: InventoryOptions): InventoryService {
@@ -102,6 +106,7 @@ export function createInventoryService(options: InventoryOptions): InventoryServ
   async function run(entry: Entry): Promise<boolean> {
     if (entry.cluster.secretMissing?.()) return secretMissing(entry);
     const result: RefreshResult = await entry.inventory.refresh();
+    armAgentPass(entry);
     if (!result.ok && entry.cluster.secretMissing?.()) return secretMissing(entry);
     const failures = result.ok ? 0 : entry.poller.failures + 1;
     if (result.ok) entry.lastSuccessAt = new Date().toISOString();
@@ -140,7 +145,34 @@ export function createInventoryService(options: InventoryOptions): InventoryServ
     return true;
   }
 
+  /**
+   * Issue 11: a new proxy's address is due when its guest reaches the uptime its agent answers at (runtime.ts), which
+   * seldom falls on a listing: the agents due are asked then, with no listing, so a create's address step ends
+   * within a moment of the agent's answer rather than up to a cadence later.
+   */
+  function armAgentPass(entry: Entry): void {
+    if (entries.get(entry.cluster.id) !== entry) return;
+    const at = entry.inventory.nextAgentDueAt();
+    if (!Number.isFinite(at) || at === entry.agentTimerAt) return;
+    if (entry.agentTimer !== undefined) timers.clearTimeout(entry.agentTimer);
+    entry.agentTimerAt = at;
+    entry.agentTimer = timers.setTimeout(
+      () => {
+        entry.agentTimer = entry.agentTimerAt = undefined;
+        if (entries.get(entry.cluster.id) !== entry || entry.cluster.secretMissing?.()) return;
+        entry.agentPass = entry.inventory
+          .readDueAgents()
+          .catch(() => 0)
+          // Each read moves its guest's next try on; a pass that found nothing due waits for the next listing.
+          .then((asked) => asked > 0 && armAgentPass(entry));
+      },
+      Math.max(0, at - timers.now()),
+    );
+  }
+
   function close(entry: Entry, announce: boolean): void {
+    if (entry.agentTimer !== undefined) timers.clearTimeout(entry.agentTimer);
+    entry.agentTimer = entry.agentTimerAt = undefined;
     entry.poller.stop();
     entry.inventory.dispose();
     entries.delete(entry.cluster.id);
@@ -205,7 +237,10 @@ export function createInventoryService(options: InventoryOptions): InventoryServ
       return revision;
     },
     async idle() {
-      await Promise.all([...entries.values()].map((e) => e.poller.idle()));
+      await Promise.all([...entries.values()].map(async (e) => {
+        await e.poller.idle();
+        await e.agentPass;
+      }));
     },
   };
 }

@@ -9,6 +9,7 @@ import { createPveClient, type PveClient } from '../../core/pve/client';
 import type { TokenSource } from '../../core/pve/token';
 import type { Logger } from '../../log/logger';
 import type { Cluster } from '../clusters/cluster';
+import { APP_CLIENT_PACE } from '../clusters/client-policy';
 import { toCoreProfile } from './core-profile';
 import type { StoredProfile } from './document';
 
@@ -40,6 +41,7 @@ export function buildCluster(profile: StoredProfile, options: BuildOptions): Bui
     tls: core.tls,
     token: tokenSource(profile, options.secret),
     requestTimeoutMs: core.requestTimeoutSeconds > 0 ? core.requestTimeoutSeconds * 1000 : undefined,
+    pace: APP_CLIENT_PACE,
     logger,
   });
   const provider = createProvider(core, { api: client, logger, budgets: options.budgets });

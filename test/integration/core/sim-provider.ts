@@ -11,7 +11,7 @@ import type { TlsChoice } from '../../../main/core/pve/tls-choice';
 import type { TokenSource } from '../../../main/core/pve/token';
 import { createMemoryLogger, type Logger } from '../../../main/log/logger';
 import type { Simulator, SimulatorOptions } from '../../../main/simulator';
-import { profileFor, startSimCluster } from '../../support/sim-cluster';
+import { profileFor, startSimCluster, type SimClusterOptions } from '../../support/sim-cluster';
 
 export const TEMPLATE_VMID = 9001;
 
@@ -38,6 +38,8 @@ export interface SimProviderOptions extends SimulatorOptions {
   tokenName?: string;
   budgets?: Partial<Budgets>;
   profile?: Partial<ProfileInput>;
+  /** Client options beyond the defaults (the benchmarks pass the app's pace). */
+  client?: SimClusterOptions['client'];
 }
 
 export async function simProvider(options: SimProviderOptions = {}): Promise<SimProvider> {
