@@ -8,11 +8,56 @@ export type { CreateRequest } from './provider/placement';
 export type { Instance } from './provider/get';
 export type { ListedInstance } from './provider/list';
 export { POWER_CODES, DEFAULT_SHUTDOWN_TIMEOUT_SECONDS, type PowerOptions, type PowerResult, type PowerState } from './provider/power';
+export {
+  migrate,
+  judgeMigration,
+  MIGRATE_CODES,
+  type MigrateOptions,
+  type MigrateResult,
+  type MigrationFacts,
+  type MigrationPlan,
+} from './provider/migrate';
+export {
+  reconfigure,
+  effectsOf,
+  hotplugFeatures,
+  RECONFIGURE_CODES,
+  type ReconfigureChange,
+  type ReconfigureOptions,
+  type ReconfigureResult,
+  type TakesEffect,
+} from './provider/reconfigure';
+export { recreate, recreatePhaseOf, type RecreateOptions, type RecreateResult } from './provider/recreate';
+export {
+  consoleUrl,
+  consoleViewers,
+  consoleOf,
+  type ConsoleLink,
+  type ConsoleTarget,
+  type ConsoleViewer,
+  type VmConsole,
+} from './provider/console';
+export { newInstanceId, type SeedSource } from './provider/seed-source';
+export { OPERATION_PRIVILEGES, type ProxyOperation } from './provider/privileges';
 export type { NodeCheck, CheckReason } from './provider/check';
 export type { VmState } from './provider/vm-state';
-export { ProviderError, isProviderError, type ProviderErrorKind, type ProviderOp, type PowerOp } from './provider/errors';
+export { ProviderError, isProviderError, type ProviderErrorKind, type ProviderOp, type PowerOp, type DayTwoOp } from './provider/errors';
 export { ProfileSchema, parseProfile, type Profile, type ProfileInput } from './provider/profile';
 export { defaultBudgets, budgetsWith, type Budgets } from './provider/budgets';
-export { createSteps, deleteSteps, powerSteps, type ProgressEvent, type ProgressListener, type PowerStep } from './provider/progress';
+export {
+  createSteps,
+  deleteSteps,
+  powerSteps,
+  migrateSteps,
+  reconfigureSteps,
+  recreateSteps,
+  stepsOf,
+  type ProgressEvent,
+  type ProgressListener,
+  type PowerStep,
+  type MigrateStep,
+  type ReconfigureStep,
+  type RecreateStep,
+} from './provider/progress';
 export { formatProviderId, parseProviderId } from './provider/ids';
 export { vmidFor } from './provider/vmid';

@@ -26,6 +26,15 @@ export interface SimVm {
   ignoresAcpi?: boolean;
   /** Bytes written per disk slot; what a full clone copies (physics.ts). */
   dataBytes?: Record<string, number>;
+  /**
+   * Config changes a running VM could not take live (issue 16: `cores`, `memory` without memory hotplug), applied at
+   * its next start (qemu-server vmconfig_hotplug_pending leaves them in `[PENDING]`; vm_start applies them).
+   */
+  pending?: Record<string, string | number>;
+  /** Simulated ms when it was created while the simulator ran; absent for the dataset's VMs (older than any history). */
+  createdAt?: number;
+  /** Every change between up and down since the simulator started, oldest first: the RRD model's power history. */
+  powerLog: { at: number; up: boolean }[];
 }
 
 export interface SimIso {
@@ -47,6 +56,8 @@ export class ClusterState {
   readonly clusterName: string | undefined;
   readonly nodes = new Map<string, SimNode>();
   readonly vms = new Map<number, SimVm>();
+  /** False while the dataset's VMs are added. */
+  private loaded = false;
 
   constructor(
     definition: ClusterDefinition,
@@ -75,6 +86,7 @@ export class ClusterState {
         for (const f of files) this.putIso(n.node, storage, f, new Uint8Array(45056));
       for (const vm of n.vms) this.addVm(n.node, vm);
     }
+    this.loaded = true;
   }
 
   node(name: string): SimNode | undefined {
@@ -96,7 +108,13 @@ export class ClusterState {
       power: def.power ?? 'stopped',
       agent: def.agent ?? 'reports-ip',
       cloning: false,
+      powerLog: [],
     };
+    // A VM added after the dataset is new: Proxmox has no history of it yet (rrd-model.ts).
+    if (this.loaded) {
+      vm.createdAt = this.clock.now();
+      vm.powerLog.push({ at: vm.createdAt, up: isUp(vm.power) });
+    }
     if (def.lock) vm.lock = def.lock;
     if (def.ip) vm.ip = def.ip;
     if (def.dataBytes) vm.dataBytes = { ...def.dataBytes };
@@ -114,8 +132,13 @@ export class ClusterState {
   /** Sets how a VM looks: paused lists as running, hibernated is stopped with `lock: suspended`. */
   setPower(vmid: number, power: VmPowerState): void {
     const vm = this.mustVm(vmid);
-    if (isUp(power) && !isUp(vm.power)) vm.startedAt = this.clock.now();
+    if (isUp(power) && !isUp(vm.power)) {
+      vm.startedAt = this.clock.now();
+      if (vm.pending) Object.assign(vm.config, vm.pending);
+      delete vm.pending;
+    }
     if (!isUp(power)) delete vm.startedAt;
+    if (isUp(power) !== isUp(vm.power)) vm.powerLog.push({ at: this.clock.now(), up: isUp(power) });
     if (power === 'hibernated') vm.lock = 'suspended';
     else if (vm.lock === 'suspended') delete vm.lock;
     vm.power = power;

@@ -10,7 +10,14 @@ import type { Profile } from './profile';
 import type { ProgressListener } from './progress';
 
 export interface SeedBuilder {
-  buildSeedIso(input: { name: string; userData: string; vendorData?: string; installGuestAgent: boolean; now?: Date }): Uint8Array;
+  buildSeedIso(input: {
+    name: string;
+    userData: string;
+    instanceId?: string;
+    vendorData?: string;
+    installGuestAgent: boolean;
+    now?: Date;
+  }): Uint8Array;
   seedIsoName(name: string): string;
   seedVolumeId(isoStorage: string, name: string): string;
 }

@@ -9,7 +9,10 @@
 import { redactSecrets } from '../../log/secrets';
 
 export type ProviderErrorKind = 'permanent' | 'transient' | 'not-found';
-export type ProviderOp = 'create' | 'get' | 'delete' | 'list' | 'check' | 'profile' | PowerOp;
+export type ProviderOp = 'create' | 'get' | 'delete' | 'list' | 'check' | 'profile' | PowerOp | DayTwoOp;
+
+/** Issue 16's other operations: migrate.ts, reconfigure.ts, recreate.ts, console.ts. */
+export type DayTwoOp = 'migrate' | 'reconfigure' | 'recreate' | 'console';
 
 /** Day-two power operations (issue 16, power.ts). */
 export type PowerOp = 'start' | 'shutdown' | 'stop' | 'reboot';

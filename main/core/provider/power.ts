@@ -268,7 +268,7 @@ async function guestTimeout(vmid: number, timeout: number, what: string, run: ()
 }
 
 /** After a reboot task: stopped for a moment until qmeventd's start, then running/running. */
-async function waitBackUp(ctx: CoreContext, node: string, vmid: number, signal?: AbortSignal): Promise<void> {
+export async function waitBackUp(ctx: CoreContext, node: string, vmid: number, signal?: AbortSignal): Promise<void> {
   const budgetMs = ctx.budgets.startMs + ctx.budgets.runningMs;
   await pollUntil({ schedule: ctx.budgets, budgetMs, what: `VM ${vmid} to run again after its reboot`, signal }, async () => {
     const status = await ctx.api.vmStatus(node, vmid, { signal });

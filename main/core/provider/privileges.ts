@@ -37,3 +37,65 @@ export const SEED_STORAGE_PRIVILEGES = [
   'Datastore.AllocateSpace',
   'Datastore.Audit',
 ] as const;
+
+/** Issue 16: the proxy actions, each with what the token needs for it. */
+export type ProxyOperation = 'start' | 'shutdown' | 'stop' | 'reboot' | 'migrate' | 'reconfigure' | 'recreate' | 'delete' | 'console';
+
+/** A privilege on a path; `{vmid}` and `{isoStorage}` are filled in per VM and profile. */
+export interface NeededPrivilege {
+  path: '/vms/{vmid}' | '/storage/{isoStorage}' | '/';
+  privilege: string;
+}
+
+const onVm = (privilege: string): NeededPrivilege => ({ path: '/vms/{vmid}', privilege });
+const onSeeds = (privilege: string): NeededPrivilege => ({ path: '/storage/{isoStorage}', privilege });
+
+/**
+ * What each action sends and the privilege the official API schema (../shared/pve-api, each endpoint's
+ * `permissions`) demands for it. All are in the two roles above, so a token with both can do every action.
+ * The console is not the token's: it opens the Proxmox web UI on the user's own login, which needs VM.Console
+ * (vncproxy, termproxy); the app sends nothing for it.
+ */
+export const OPERATION_PRIVILEGES: Readonly<Record<ProxyOperation, readonly NeededPrivilege[]>> = {
+  // POST …/status/{start,shutdown,stop,reboot,resume}
+  start: [onVm('VM.PowerMgmt')],
+  shutdown: [onVm('VM.PowerMgmt')],
+  stop: [onVm('VM.PowerMgmt')],
+  reboot: [onVm('VM.PowerMgmt')],
+  // POST …/migrate; the seed's copy (upload), its CD-ROM swaps (PUT …/config ide2), the source copy's delete.
+  migrate: [onVm('VM.Migrate'), onVm('VM.Config.CDROM'), onSeeds('Datastore.AllocateTemplate'), onSeeds('Datastore.Allocate')],
+  // PUT …/config cores, memory, ide2; PUT …/resize; the seed's upload and the staged copy's delete; the reboot.
+  reconfigure: [
+    onVm('VM.Config.CPU'),
+    onVm('VM.Config.Memory'),
+    onVm('VM.Config.Disk'),
+    onVm('VM.Config.CDROM'),
+    onVm('VM.PowerMgmt'),
+    onSeeds('Datastore.AllocateTemplate'),
+    onSeeds('Datastore.Allocate'),
+  ],
+  delete: [onVm('VM.PowerMgmt'), onVm('VM.Allocate'), onSeeds('Datastore.Allocate')],
+  // The delete's, then the create's (a clone on /, config, resize, seed upload, start).
+  recreate: [
+    onVm('VM.PowerMgmt'),
+    onVm('VM.Allocate'),
+    onSeeds('Datastore.Allocate'),
+    { path: '/', privilege: 'VM.Clone' },
+    { path: '/', privilege: 'VM.Allocate' },
+    onVm('VM.Config.CPU'),
+    onVm('VM.Config.Memory'),
+    onVm('VM.Config.Disk'),
+    onVm('VM.Config.CDROM'),
+    onVm('VM.Config.Options'),
+    onSeeds('Datastore.AllocateTemplate'),
+  ],
+  console: [],
+};
+
+/** The actions a token lacking `missing` (privilege names on `/`, which /vms/<vmid> inherits) cannot run. */
+export function operationsBlockedBy(missing: readonly string[]): ProxyOperation[] {
+  const lacking = new Set(missing);
+  return (Object.keys(OPERATION_PRIVILEGES) as ProxyOperation[]).filter((op) =>
+    OPERATION_PRIVILEGES[op].some((p) => p.path !== '/storage/{isoStorage}' && lacking.has(p.privilege)),
+  );
+}

@@ -1,6 +1,6 @@
 /**
- * Progress events: each step of create, delete and the power operations reports itself so the UI
- * can draw a step list with the Proxmox task behind the current step.
+ * Progress events: each step of create, delete, the power operations, migrate, reconfigure and recreate
+ * reports itself so the UI can draw a step list with the Proxmox task behind the current step.
  */
 import { ProviderError, transient, type PowerOp } from './errors';
 
@@ -16,14 +16,45 @@ export const powerSteps = {
   reboot: ['lookup', 'reboot', 'wait-running'],
 } as const;
 
+/**
+ * Issue 16, migrate.ts. The seed steps run only when the seed's storage is not shared (skipped otherwise):
+ * copy-seed puts the same seed on the target, detach-seed empties the CD-ROM, migrate moves the VM,
+ * attach-seed puts the seed back on the target, delete-source-seed removes the source node's copy.
+ */
+export const migrateSteps = ['lookup', 'copy-seed', 'detach-seed', 'migrate', 'attach-seed', 'delete-source-seed'] as const;
+/**
+ * Issue 16, reconfigure.ts. configure writes cores and memory; resize grows the boot disk; stage-seed uploads the new
+ * seed under a temporary name and points the CD-ROM at it; replace-seed writes it under the seed's own name, points
+ * the CD-ROM back and deletes the temporary copy; reboot (and wait-running) applies what needs a restart.
+ */
+export const reconfigureSteps = ['lookup', 'configure', 'resize', 'stage-seed', 'replace-seed', 'reboot', 'wait-running'] as const;
+/** Issue 16, recreate.ts: the delete's steps, then the create's (its lookup is the delete's). */
+export const recreateSteps = [
+  'lookup',
+  'stop',
+  'delete-seed',
+  'destroy',
+  'clone',
+  'migrate',
+  'upload-seed',
+  'configure',
+  'resize',
+  'start',
+  'wait-running',
+] as const;
+
 export type CreateStep = (typeof createSteps)[number];
 export type DeleteStep = (typeof deleteSteps)[number];
 export type PowerStep = (typeof powerSteps)[PowerOp][number];
-export type ProgressOp = 'create' | 'delete' | PowerOp;
+export type MigrateStep = (typeof migrateSteps)[number];
+export type ReconfigureStep = (typeof reconfigureSteps)[number];
+export type RecreateStep = (typeof recreateSteps)[number];
+export type ProgressOp = 'create' | 'delete' | PowerOp | 'migrate' | 'reconfigure' | 'recreate';
+type AnyStep = CreateStep | DeleteStep | PowerStep | MigrateStep | ReconfigureStep | RecreateStep;
 
 export interface ProgressEvent {
   op: ProgressOp;
-  step: CreateStep | DeleteStep | PowerStep;
+  step: AnyStep;
   /** 1-based position of the step, and how many steps the operation has. */
   index: number;
   total: number;
@@ -68,9 +99,9 @@ function stopped(e: unknown): ProviderError {
  * operation catches a step's failure and goes on (the seed delete on every node).
  */
 export function progressReporter(op: ProgressOp, listener: ProgressListener | undefined) {
-  const steps: readonly string[] = op === 'create' ? createSteps : op === 'delete' ? deleteSteps : powerSteps[op];
+  const steps: readonly string[] = stepsOf(op);
   let failure: ProviderError | undefined;
-  return (step: CreateStep | DeleteStep | PowerStep, phase: ProgressEvent['phase'], context: StepContext = {}): void => {
+  return (step: AnyStep, phase: ProgressEvent['phase'], context: StepContext = {}): void => {
     if (failure) throw failure;
     if (!listener) return;
     try {
@@ -83,3 +114,21 @@ export function progressReporter(op: ProgressOp, listener: ProgressListener | un
 }
 
 export type ProgressReporter = ReturnType<typeof progressReporter>;
+
+/** Every step of an operation, in order: what a task shows before it starts. */
+export function stepsOf(op: ProgressOp): readonly string[] {
+  switch (op) {
+    case 'create':
+      return createSteps;
+    case 'delete':
+      return deleteSteps;
+    case 'migrate':
+      return migrateSteps;
+    case 'reconfigure':
+      return reconfigureSteps;
+    case 'recreate':
+      return recreateSteps;
+    default:
+      return powerSteps[op];
+  }
+}

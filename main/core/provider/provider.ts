@@ -16,6 +16,10 @@ import { KeyedLock } from './keyed-lock';
 import { listByTag, type ListedInstance } from './list';
 import type { CreateRequest } from './placement';
 import { power, type PowerOptions, type PowerResult } from './power';
+import { consoleOf, type VmConsole } from './console';
+import { migrate, type MigrateOptions, type MigrateResult } from './migrate';
+import { reconfigure, type ReconfigureChange, type ReconfigureOptions, type ReconfigureResult } from './reconfigure';
+import { recreate, type RecreateOptions, type RecreateResult } from './recreate';
 import { parseProfile, type ProfileInput } from './profile';
 
 export interface ProviderDeps {
@@ -43,6 +47,26 @@ export interface Provider {
   stop(id: string, options?: PowerOptions): Promise<PowerResult>;
   /** Shutdown and start again; needs the VM running and not paused. */
   reboot(id: string, options?: PowerOptions): Promise<PowerResult>;
+  /**
+   * Issue 16 (migrate.ts): move the VM to `target`, live when it runs. Steps: lookup, copy-seed, detach-seed, migrate,
+   * attach-seed, delete-source-seed (the seed steps only for a seed on local storage, which needs `options.seed`).
+   * Resumable from Proxmox's state; pass `from` (lookup's node) on a Resume.
+   */
+  migrate(id: string, target: string, options?: MigrateOptions): Promise<MigrateResult>;
+  /**
+   * Issue 16 (reconfigure.ts): cores, memory, a larger disk, new user-data (a new seed with a new instance-id, swapped
+   * without a moment without a complete seed), then a reboot when something waits for the next start. Steps: lookup,
+   * configure, resize, stage-seed, replace-seed, reboot, wait-running. Resumable: rerun with the same change.
+   */
+  reconfigure(id: string, change: ReconfigureChange, options?: ReconfigureOptions): Promise<ReconfigureResult>;
+  /**
+   * Issue 16 (recreate.ts): delete the VM of `oldId`, then create `request` (same name, image, machine type, user-data;
+   * a new uid). Steps: lookup, stop, delete-seed, destroy, then clone … wait-running (recreatePhaseOf says which half).
+   * Resumable: rerun with the same request.
+   */
+  recreate(oldId: string, request: CreateRequest, options?: RecreateOptions): Promise<RecreateResult>;
+  /** Issue 16 (console.ts): the Proxmox web UI console URLs for the VM (reads only). */
+  console(id: string, options?: CallOptions): Promise<VmConsole>;
 }
 
 const defaultSeed: SeedBuilder = { buildSeedIso, seedIsoName, seedVolumeId };
@@ -69,5 +93,9 @@ export function createProvider(profile: ProfileInput, deps: ProviderDeps): Provi
     shutdown: (id, options) => power(ctx, 'shutdown', id, options),
     stop: (id, options) => power(ctx, 'stop', id, options),
     reboot: (id, options) => power(ctx, 'reboot', id, options),
+    migrate: (id, target, options) => migrate(ctx, id, target, options),
+    reconfigure: (id, change, options) => reconfigure(ctx, id, change, options),
+    recreate: (oldId, request, options) => recreate(ctx, oldId, request, options),
+    console: (id, options) => consoleOf(ctx, id, options),
   };
 }

@@ -17,6 +17,11 @@ export interface SeedRequest {
   name: string;
   /** The request's cloud-init, written as its UTF-8 bytes. */
   userData: string;
+  /**
+   * meta-data's instance-id; default the name (what create writes). A new one makes cloud-init run its
+   * first-boot modules again (issue 16's reconfigure of the user-data); the same one keeps it quiet.
+   */
+  instanceId?: string;
   /** Extra vendor-data from the profile, if any. */
   vendorData?: string;
   installGuestAgent: boolean;
@@ -33,7 +38,7 @@ const CONTROL_CHARACTER = /\p{Cc}/u;
 export function buildSeedIso(request: SeedRequest): Uint8Array {
   const { name, userData } = request;
   if (name === '') throw permanent('The seed ISO needs an instance name, and the name is empty.', 'Give the proxy a name.');
-  if (CONTROL_CHARACTER.test(name) || name.includes('/')) {
+  if (CONTROL_CHARACTER.test(name) || name.includes('/') || CONTROL_CHARACTER.test(request.instanceId ?? '')) {
     throw permanent(
       'The proxy name contains a control character or "/", which cannot go into the seed.',
       'Use letters, digits and dashes in the proxy name.',
@@ -55,7 +60,7 @@ export function buildSeedIso(request: SeedRequest): Uint8Array {
   return buildIso(
     [
       { name: 'user-data', bytes: encoder.encode(userData) },
-      { name: 'meta-data', bytes: encoder.encode(metaData(name)) },
+      { name: 'meta-data', bytes: encoder.encode(metaData(name, request.instanceId)) },
       // Always present, even empty, so cloud-init does not look for vendor-data elsewhere.
       { name: 'vendor-data', bytes: encoder.encode(vendorData) },
     ],
@@ -63,9 +68,9 @@ export function buildSeedIso(request: SeedRequest): Uint8Array {
   );
 }
 
-/** meta-data: the instance id (a new one makes cloud-init run again) and the hostname, both the name. */
-export function metaData(name: string): string {
-  return `instance-id: ${name}\nlocal-hostname: ${name}\n`;
+/** meta-data: the instance id (a new one makes cloud-init run again; default the name) and the hostname (the name). */
+export function metaData(name: string, instanceId: string = name): string {
+  return `instance-id: ${instanceId}\nlocal-hostname: ${name}\n`;
 }
 
 /** The seed's file name on the ISO storage; Proxmox's upload requires the .iso suffix (F12). */

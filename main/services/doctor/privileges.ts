@@ -7,6 +7,7 @@ import type { PveApi } from '../../core/pve/api';
 import { isApiError } from '../../core/pve/errors';
 import type { PrivilegeCheck, PrivilegesSection } from '../../../shared/channels/doctor';
 import { grantCommand, roleCommand, tokenGrantCommand } from '../../core/provider/pveum';
+import { operationsBlockedBy } from '../../core/provider/privileges';
 import { ROOT_ROLE, SEED_ROLE, type RequiredRole } from './roles';
 import { blocked, errorText, passed } from './section';
 
@@ -17,7 +18,10 @@ async function checkPath(api: PveApi, path: string, role: RequiredRole, signal?:
 }
 
 function describeMissing(check: PrivilegeCheck, role: RequiredRole): string {
-  return `on ${check.path} the token lacks ${check.missing.join(', ')} (role ${role.role}: ${role.why})`;
+  // Issue 16: which proxy actions the gap blocks (the root role's privileges reach /vms/<vmid> by inheritance).
+  const blockedOps = check.path === '/' ? operationsBlockedBy(check.missing) : [];
+  const blocks = blockedOps.length > 0 ? `; without them the token cannot ${blockedOps.join(', ')} a proxy` : '';
+  return `on ${check.path} the token lacks ${check.missing.join(', ')} (role ${role.role}: ${role.why})${blocks}`;
 }
 
 export async function checkPrivileges(api: PveApi, tokenId: string, seedStorage: string, signal?: AbortSignal): Promise<PrivilegesSection> {

@@ -16,7 +16,7 @@ export interface RequiredRole {
 export const ROOT_ROLE: RequiredRole = {
   role: 'ProxyOperator',
   privileges: OPERATOR_ROOT_PRIVILEGES,
-  why: 'clone, configure, resize, start, stop and destroy VMs, read the guest agent, upload seeds and put a VLAN tag on a bridge',
+  why: 'clone, configure, resize, start, stop, reboot, migrate and destroy VMs, read the guest agent, upload seeds and put a VLAN tag on a bridge',
 };
 
 export const SEED_ROLE: RequiredRole = {

@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import type { Route, RouteRequest } from '../context';
 import { fieldText, paramError, vmLocked } from '../errors';
 import { isTrue, optBool, optInt, optStr, type ParamSpec } from '../params';
+import { isUp, type SimVm } from '../state';
 import { requireVm, vmOf, vmPathParams } from './vm-common';
 
 const TAG = /^[a-z0-9_][a-z0-9_\-+.]*$/;
@@ -93,6 +94,20 @@ function privilegeFor(key: string, value: string): string {
   return 'VM.Config.Options';
 }
 
+/**
+ * Issue 16: whether a running VM takes a changed key at once (qemu-server QemuServer.pm vmconfig_hotplug_pending,
+ * `hotplug` default `network,disk,usb`): `cores`/`sockets` never (not hot-pluggable), `memory` only with `memory`
+ * in `hotplug` and `numa: 1` (QemuServer/Memory.pm "NUMA needs to be enabled for memory hotplug"). Everything else
+ * this simulator accepts (name, description, tags, agent, a CD-ROM's medium, net0) is taken at once.
+ */
+function appliesLive(vm: SimVm, key: string): boolean {
+  if (key === 'cores' || key === 'sockets') return false;
+  if (key !== 'memory') return true;
+  const hotplug = String(vm.config.hotplug ?? '1');
+  const features = hotplug === '0' ? [] : (hotplug === '1' ? 'network,disk,usb' : hotplug).split(',');
+  return features.includes('memory') && String(vm.config.numa ?? '0') === '1';
+}
+
 function foldTags(raw: string): string {
   const tags = raw
     .split(/[;,\s]+/)
@@ -113,8 +128,11 @@ function writeConfig(req: RouteRequest): null {
   if (vm.lock && !isTrue(skiplock)) throw vmLocked(vm.lock);
   const removed = new Set((toDelete ?? '').split(/[,;\s]+/).filter(Boolean));
   const next = Object.fromEntries(Object.entries(vm.config).filter(([key]) => !removed.has(key)));
-  for (const [key, value] of Object.entries(changes))
-    next[key] = key === 'tags' ? foldTags(value) : INTEGER_KEYS.has(key) ? Number(value) : value;
+  for (const [key, value] of Object.entries(changes)) {
+    const typed = key === 'tags' ? foldTags(value) : INTEGER_KEYS.has(key) ? Number(value) : value;
+    if (isUp(vm.power) && !appliesLive(vm, key)) (vm.pending ??= {})[key] = typed;
+    else next[key] = typed;
+  }
   const boot = String(next.boot ?? '');
   if (changes.ide2 && boot.startsWith('order=') && !boot.split(/[=;]/).includes('ide2')) next.boot = `${boot};ide2`;
   vm.config = next;
@@ -129,7 +147,9 @@ export const vmConfigRoutes: Route[] = [
     check: (req) => requireVm(req, ['VM.Audit']),
     handle: (req) => {
       const vm = vmOf(req);
-      const out: Record<string, unknown> = { ...vm.config };
+      // Without `current=1` Proxmox answers the pending values (API2/Qemu.pm vm_config: "Get current values (instead of pending values)").
+      const current = req.params.current === '1' || req.params.current === 'true';
+      const out: Record<string, unknown> = { ...vm.config, ...(current ? {} : vm.pending) };
       if (vm.template) out.template = 1;
       if (vm.lock) out.lock = vm.lock;
       out.digest = digestOf(out);

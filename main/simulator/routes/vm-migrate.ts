@@ -1,6 +1,7 @@
 /**
- * Offline migration (issue 11): POST /nodes/{node}/qemu/{vmid}/migrate with
- * `target`. qemu-server's migrate_vm checks synchronously (target not the
+ * Migration (issue 11 offline; issue 16 online too): POST /nodes/{node}/qemu/{vmid}/migrate with
+ * `target`. A running VM needs `online` (else refused at once), keeps running, and its local disks need
+ * `with-local-disks` (else the volume scan aborts the task); its memory is copied after the disks. qemu-server's migrate_vm checks synchronously (target not the
  * local node, the VM exists, no lock, not running without `online`, every
  * volume's storage available on the target), then forks a `qmigrate` task
  * that holds `lock: migrate` while it copies every disk on a local storage
@@ -15,7 +16,7 @@
  */
 import type { Route, RouteRequest } from '../context';
 import { fieldText, paramError, textError, vmLocked } from '../errors';
-import { optBool, optInt, str } from '../params';
+import { isTrue, optBool, optInt, str } from '../params';
 import { isUp, type SimVm } from '../state';
 import { TaskFailure } from '../tasks';
 import { exitStatus } from '../texts';
@@ -35,6 +36,12 @@ function volumes(vm: SimVm): [string, string, boolean][] {
   return out.sort(([a], [b]) => a.localeCompare(b));
 }
 
+/** The migration network of a live migration's memory copy: 1 GbE after TCP and ssh, as landing.ts estimates a move. */
+export const MIGRATION_NETWORK_BYTES_PER_SECOND = 110_000_000;
+
+/** The guest's memory: `memory` in MiB (default 512), as a live migration copies it. */
+const memoryBytes = (vm: SimVm) => Number(/\d+/.exec(String(vm.config.memory ?? '512'))?.[0] ?? 512) * 1024 * 1024;
+
 const duration = (ms: number) => {
   const s = Math.max(0, Math.round(ms / 1000));
   const pad = (n: number) => String(n).padStart(2, '0');
@@ -48,8 +55,10 @@ function migrate(req: RouteRequest): string {
   if (target === vm.node) throw paramError({ target: fieldText('migrateLocalNode') });
   if (!state.node(target)) throw textError('unknownNode', 500, { 'pv9-9': target });
   if (vm.lock) throw vmLocked(vm.lock);
-  // Live migration is not modelled: a running VM is refused as without `online`.
-  if (isUp(vm.power)) throw textError('migrateRunning', 500);
+  // migrate_vm: "can't migrate running VM without --online"; with it, a live migration (issue 16).
+  const online = isUp(vm.power) && isTrue(req.params.online);
+  if (isUp(vm.power) && !online) throw textError('migrateRunning', 500);
+  const withLocalDisks = isTrue(req.params['with-local-disks']);
   // check_storage_availability: every volume's storage must exist on the target (storage_check_node).
   for (const [, volid] of volumes(vm)) {
     const sid = volid.split(':')[0]!;
@@ -86,11 +95,25 @@ function migrate(req: RouteRequest): string {
       }
       const { physics } = req.sim;
       const copies = physics.migrateCopies(vm, target);
+      // scan_local_volumes: online, an attached local disk needs with-local-disks (drive-mirror); offline it is copied anyway.
+      if (online && !withLocalDisks && copies.length > 0) {
+        for (const c of copies)
+          t.log.push(
+            `WARN: can't migrate local disk '${String(vm.config[c.disk]).split(',')[0]}': can't live migrate attached local disks without with-local-disks option`,
+          );
+        abort("Problem found while scanning volumes - can't migrate VM - check log");
+      }
       for (const c of copies) t.log.push(`found local disk '${String(vm.config[c.disk]).split(',')[0]}' (attached)`);
       if (physics.fixedMs.qmigrate !== undefined) await req.sim.clock.sleep(physics.fixedMs.qmigrate);
       else {
         if (physics.overheadMs.qmigrate > 0) await req.sim.clock.sleep(physics.overheadMs.qmigrate);
         await physics.copy(copies);
+        // phase2: a live migration then copies the guest's memory over the migration network.
+        if (online) {
+          t.log.push(`starting online/live migration on unix:/run/qemu-server/${vm.vmid}.migrate`);
+          await req.sim.clock.sleep((memoryBytes(vm) / MIGRATION_NETWORK_BYTES_PER_SECOND) * 1000);
+          t.log.push('migration status: completed');
+        }
       }
       // phase1 ends by moving the config file to the target node: the VM is the target's from here on.
       vm.node = target;

@@ -113,6 +113,9 @@ describe.skipIf(skipReason !== undefined)('the official API schema', () => {
         { form: { vmid: 4503, name: 'walk-create', cores: 1, memory: '512', scsi0: 'local-lvm:1', boot: 'order=scsi0' } },
       ],
       ['POST', '/nodes/pv1-1/qemu/4503/template', form],
+      // Issue 15: Proxmox's RRD history of a node and of a VM.
+      ['GET', '/nodes/pv1-1/rrddata', { query: { timeframe: 'hour', cf: 'AVERAGE' } }],
+      ['GET', '/nodes/pv1-1/qemu/9001/rrddata', { query: { timeframe: 'week', cf: 'MAX' } }],
     ];
     for (const [method, path, options] of calls) {
       const a = await pve(sim, method, path, options);
@@ -180,7 +183,15 @@ describe.skipIf(skipReason !== undefined)('the official API schema', () => {
       await wait(await client.deleteVolume('pv1-1', 'proxy-seeds', 'proxy-seeds:iso/proxy-client-seed.iso'));
       await wait(await client.destroy('pv1-1', 501));
       await wait(await client.clone('pv1-1', 9001, { newid: 503, name: 'proxy-moved', description: 'x', full: 1 }));
-      await wait(await client.migrate('pv1-1', 503, { target: 'pv1-2', 'with-local-disks': 1 }));
+      // Issue 16: the seed staged under a temporary name and the CD-ROM emptied and swapped (reconfigure, migrate),
+      // and a migrate with both flags (online is ignored for a stopped VM, as Proxmox does).
+      await wait(await client.uploadIso('pv1-1', 'proxy-seeds', 'proxy-moved-seed.next.iso', new Uint8Array(2048)));
+      await client.setVmConfig('pv1-1', 503, { ide2: 'none,media=cdrom' });
+      await client.setVmConfig('pv1-1', 503, { ide2: 'proxy-seeds:iso/proxy-moved-seed.next.iso,media=cdrom', cores: 2, memory: 2048 });
+      await client.setVmConfig('pv1-1', 503, { ide2: 'none,media=cdrom' });
+      await wait(await client.migrate('pv1-1', 503, { target: 'pv1-2', online: 1, 'with-local-disks': 1 }));
+      await client.nodeRrd('pv1-1', 'day');
+      await client.vmRrd('pv1-1', 9001, 'month', 'MAX');
     } finally {
       await client.close();
     }
