@@ -20,7 +20,10 @@ export const taskStates = ['queued', 'running', 'succeeded', 'failed', 'cancelle
 export const TaskState = z.enum(taskStates);
 export type TaskState = z.infer<typeof TaskState>;
 
-/** `create-proxies` is the parent of a bulk create, `power-proxies` of a bulk power action (issue 16); they run nothing themselves. */
+/**
+ * `create-proxies`, `delete-proxies` and `power-proxies` are the parents of a bulk request (one child per VM, issue 16);
+ * they run nothing themselves (`bulkParentKinds`).
+ */
 export const TaskKind = z.enum([
   'create-proxy',
   'create-proxies',
@@ -35,8 +38,26 @@ export const TaskKind = z.enum([
   'stop-proxy',
   'reboot-proxy',
   'power-proxies',
+  'delete-proxies',
+  'migrate-proxy',
+  'reconfigure-proxy',
+  'recreate-proxy',
+  'migrate-proxies',
+  'reconfigure-proxies',
+  'recreate-proxies',
 ]);
 export type TaskKind = z.infer<typeof TaskKind>;
+
+/** The kinds that only group a bulk request's children: their state, progress and summary are their children's. */
+export const bulkParentKinds = [
+  'create-proxies',
+  'power-proxies',
+  'delete-proxies',
+  'migrate-proxies',
+  'reconfigure-proxies',
+  'recreate-proxies',
+] as const satisfies readonly TaskKind[];
+export const isBulkParentKind = (kind: TaskKind): boolean => (bulkParentKinds as readonly string[]).includes(kind);
 
 export const StepView = z
   .object({
@@ -131,7 +152,6 @@ export type TaskView = z.infer<typeof TaskView>;
 
 const id = boundedText(64).min(1);
 const TaskId = z.object({ id }).strict();
-const TaskIds = z.object({ taskIds: z.array(z.string()) }).strict();
 
 export const CreateProxiesInput = z
   .object({
@@ -161,9 +181,83 @@ export const PowerInput = z
     action: PowerAction,
     /** Shutdown and reboot: seconds the guest has to power off (default 60, Proxmox's own). */
     timeoutSeconds: z.number().int().min(1).max(3600).optional(),
+    /** Required (`true`) when a target is operator-made: see acknowledgeOperatorWarning below. */
+    acknowledgeOperatorWarning: z.literal(true).optional(),
   })
   .strict();
 export type PowerInput = z.infer<typeof PowerInput>;
+
+const VmTarget = z.object({ vmid: z.number().int().min(100).max(999_999_999), name: ProxyName }).strict();
+const cloudInitText = boundedText(64 * 1024);
+/**
+ * A VM that carries the proxy mark but that this app did not make is the operator's: it reconciles the VM and may undo
+ * the change. Its power action, migrate, reconfigure, recreate or delete is refused unless this is `true` (the user saw
+ * that warning: shared/domain/proxy-actions.ts OPERATOR_WARNING).
+ */
+const acknowledgeOperatorWarning = z.literal(true).optional();
+const distinctVmids = (targets: { vmid: number }[]) => new Set(targets.map((t) => t.vmid)).size === targets.length;
+const ONCE = { message: 'pick each proxy once', path: ['targets'] };
+
+/**
+ * Issue 16: migrate proxies to one other node, one task per VM. `cloudInit` is the proxy's user-data, needed only when
+ * the seed's storage is local to the node (the same seed is rebuilt on the target; Proxmox cannot read an ISO back).
+ */
+export const MigrateInput = z
+  .object({
+    clusterId: id,
+    targets: z
+      .array(VmTarget.extend({ cloudInit: cloudInitText.optional() }).strict())
+      .min(1)
+      .max(200)
+      .refine(distinctVmids, ONCE),
+    to: boundedText(64).min(1),
+    acknowledgeOperatorWarning,
+  })
+  .strict();
+export type MigrateInput = z.infer<typeof MigrateInput>;
+
+/**
+ * Issue 16: the same change on each proxy. `machineType`: a machine type of the profile (its cores and memory, and
+ * its disk when larger than today's; cores and memory wait for the next start by Proxmox); `diskGiB`: a larger boot
+ * disk (grown live); `cloudInit`: new user-data (a new seed with a new instance-id, read at the next boot). `reboot`
+ * (default true): reboot a running VM when a change waits for its next start.
+ */
+export const ReconfigureInput = z
+  .object({
+    clusterId: id,
+    targets: z.array(VmTarget).min(1).max(200).refine(distinctVmids, ONCE),
+    machineType: boundedText(128).min(1).optional(),
+    diskGiB: z.number().int().min(1).max(65_536).optional(),
+    cloudInit: cloudInitText.optional(),
+    reboot: z.boolean().optional(),
+    acknowledgeOperatorWarning,
+  })
+  .strict()
+  .refine((r) => r.machineType !== undefined || r.diskGiB !== undefined || r.cloudInit !== undefined, {
+    message: 'change at least one of the machine type, the disk size or the user-data',
+  });
+export type ReconfigureInput = z.infer<typeof ReconfigureInput>;
+
+/**
+ * Issue 16: delete each proxy and create it again with the same name and `cloudInit` (its user-data), a new UID. The
+ * template and machine type default to the ones this app made it with; a proxy it has no record of needs them here.
+ */
+export const RecreateInput = z
+  .object({
+    clusterId: id,
+    targets: z
+      .array(VmTarget.extend({ cloudInit: cloudInitText }).strict())
+      .min(1)
+      .max(200)
+      .refine(distinctVmids, ONCE),
+    template: boundedText(128).min(1).optional(),
+    machineType: boundedText(128).min(1).optional(),
+    acknowledgeOperatorWarning,
+  })
+  .strict();
+export type RecreateInput = z.infer<typeof RecreateInput>;
+
+const BulkStarted = z.object({ parentId: z.string().optional(), taskIds: z.array(z.string()) }).strict();
 
 export const TaskLogLine = z.object({ n: z.number(), t: z.string() }).strict();
 
@@ -181,18 +275,37 @@ export const tasksChannels = defineChannels({
   /** One task per proxy; with count > 1 they share a parent. */
   'tasks.createProxies': {
     input: CreateProxiesInput,
-    output: z.object({ parentId: z.string().optional(), taskIds: z.array(z.string()) }).strict(),
+    output: BulkStarted,
   },
-  /** Provider ids `vms/<vmid>/<name>`, one task each. */
-  'tasks.deleteProxies': { input: z.object({ clusterId: id, ids: z.array(boundedText(128)).min(1).max(200) }).strict(), output: TaskIds },
+  /**
+   * Provider ids `vms/<vmid>/<name>`, one task each; with several they share a parent (`parentId`). Refused before any
+   * task when an ID's VMID, name and mark disagree, or a VM is operator-made without `acknowledgeOperatorWarning`.
+   */
+  'tasks.deleteProxies': {
+    input: z
+      .object({ clusterId: id, ids: z.array(boundedText(128)).min(1).max(200), acknowledgeOperatorWarning: z.literal(true).optional() })
+      .strict(),
+    output: BulkStarted,
+  },
   /**
    * Start, shut down, stop or reboot proxies. Refused before any task when a VM's VMID, name and mark disagree, it is
-   * foreign, or the action does not apply to its state (shared/domain/power-actions.ts).
+   * foreign, the action does not apply to its state (shared/domain/proxy-actions.ts), or it is operator-made without
+   * `acknowledgeOperatorWarning`.
    */
   'tasks.power': {
     input: PowerInput,
-    output: z.object({ parentId: z.string().optional(), taskIds: z.array(z.string()) }).strict(),
+    output: BulkStarted,
   },
+  /**
+   * Migrate proxies to another node (`to`). Refused before any task when `to` is not a node of the profile or is a
+   * VM's own node, a VM is gone, foreign, its VMID, name and mark disagree, or it is operator-made without
+   * `acknowledgeOperatorWarning`.
+   */
+  'tasks.migrate': { input: MigrateInput, output: BulkStarted },
+  /** Reconfigure proxies (the same change on each); refused before any task like migrate, and for a disk not larger than today's. */
+  'tasks.reconfigure': { input: ReconfigureInput, output: BulkStarted },
+  /** Recreate broken proxies: delete, then create with the same name, template, machine type and user-data (a new UID). */
+  'tasks.recreate': { input: RecreateInput, output: BulkStarted },
   /** After a shutdown the guest ignored: `stop-it` starts a stop task for the VM; `wait-longer` reruns it with its timeout doubled. */
   'tasks.powerOffer': {
     input: z.object({ id, offer: z.enum(['stop-it', 'wait-longer']) }).strict(),

@@ -10,7 +10,11 @@ import type { PveApi } from '../../core/pve/api';
 import { parseUpid, taskSucceeded } from '../../core/pve/upid';
 import { toAppErrorValue } from '../../ipc/app-error';
 import type { Logger } from '../../log/logger';
-import type { TaskRecord } from './task-record';
+import { isBulkParentKind } from '../../../shared/channels/tasks';
+import type { ManagerParts } from './manager-parts';
+import { leftBehindOf, settleSteps } from './offers';
+import { runningUpid } from './steps';
+import { finishedStates, type TaskRecord } from './task-record';
 
 export interface StopResult {
   upid: string;
@@ -89,3 +93,55 @@ export function describeCancellation(task: Pick<TaskRecord, 'state' | 'kind'>, s
 }
 
 const cap = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+
+export interface CancellerOptions {
+  parts: ManagerParts;
+  /** The running task's own work: stopped at once. */
+  abort(id: string): void;
+  /** A cancel's work, so wait() ends with it. */
+  trackStopping(id: string, work: Promise<unknown>): void;
+  /** How long stopping the Proxmox task and reading how it ended may take (default 5 s). */
+  stopBudgetMs?: number | undefined;
+}
+
+/**
+ * The tasks.cancel channel: stops the task's own work at once, and the Proxmox task its step waits on (DELETE on
+ * the task, within a few seconds); answers what was stopped and what is left in Proxmox or still runs there. A bulk
+ * parent cancels each child still open.
+ */
+export function createCanceller({ parts, abort, trackStopping, stopBudgetMs }: CancellerOptions) {
+  const cancelling = new Set<string>();
+
+  async function cancel(id: string): Promise<{ message: string }> {
+    const task = parts.mustGet(id);
+    if (isBulkParentKind(task.kind)) {
+      const open = parts.store.children(id).filter((c) => !finishedStates.has(c.state));
+      const messages = await Promise.all(open.map(async (c) => `${c.target}: ${(await cancel(c.id)).message}`));
+      return { message: messages.length > 0 ? messages.join('\n') : 'Nothing to cancel: every proxy of this request has finished.' };
+    }
+    if (finishedStates.has(task.state))
+      return { message: `Nothing to cancel: the task has already ${task.state === 'succeeded' ? 'succeeded' : 'ended'}.` };
+    if (cancelling.has(id)) return { message: 'Already cancelling: Egress Desk is stopping the Proxmox task.' };
+    cancelling.add(id);
+    const work = (async () => {
+      try {
+        const running = task.state === 'running' ? runningUpid(task.steps) : undefined;
+        abort(id);
+        const stop = running
+          ? await stopProxmoxTask(parts.clusterOf(task).api, running.upid, { budgetMs: stopBudgetMs ?? 5000, log: parts.log })
+          : undefined;
+        const steps = settleSteps(parts.mustGet(id).steps, 'cancelled');
+        const left = leftBehindOf({ ...parts.mustGet(id), state: 'cancelled', steps });
+        const message = describeCancellation(task, stop, left);
+        parts.finish(id, { state: 'cancelled', message, steps });
+        return { message };
+      } finally {
+        cancelling.delete(id);
+      }
+    })();
+    trackStopping(id, work);
+    return work;
+  }
+
+  return cancel;
+}

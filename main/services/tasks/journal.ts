@@ -24,7 +24,7 @@
 import { closeSync, fstatSync, fsyncSync, ftruncateSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { SeedRef, TaskView } from '../../../shared/channels/tasks';
+import { bulkParentKinds, SeedRef, TaskView } from '../../../shared/channels/tasks';
 import { BuildRequestRecord, BuildResumeRecord } from '../../../shared/channels/templates';
 import { AppError } from '../../ipc/app-error';
 import type { Logger } from '../../log/logger';
@@ -39,6 +39,8 @@ const COMPACT_AFTER_LINES = 20_000;
 type Line = ({ id: string } & Partial<TaskRecord>) | { id: string; drop: true };
 
 // ---- The schema every replayed line and task is checked against. ----
+
+const oneVm = { clusterId: z.string(), vmid: z.number(), name: z.string(), uid: z.string() };
 
 const TaskInputSchema = z.discriminatedUnion('kind', [
   z.object({
@@ -57,7 +59,33 @@ const TaskInputSchema = z.discriminatedUnion('kind', [
   }),
   z.object({ kind: z.literal('clean-up'), ofTaskId: z.string(), uid: z.string(), name: z.string(), vmid: z.number().optional() }),
   z.object({ kind: z.literal('clean-seeds'), seeds: z.array(SeedRef), dryRun: z.boolean(), graceMinutes: z.number() }),
-  z.object({ kind: z.enum(['create-proxies', 'doctor', 'power-proxies']) }),
+  z.object({ kind: z.enum(['doctor', ...bulkParentKinds]) }),
+  z.object({
+    kind: z.literal('migrate-proxy'),
+    ...oneVm,
+    to: z.string(),
+    from: z.string().optional(),
+    sealedCloudInit: z.string().optional(),
+  }),
+  z.object({
+    kind: z.literal('reconfigure-proxy'),
+    ...oneVm,
+    cores: z.number().optional(),
+    memoryMiB: z.number().optional(),
+    diskGiB: z.number().optional(),
+    sealedCloudInit: z.string().optional(),
+    instanceId: z.string().optional(),
+    reboot: z.boolean().optional(),
+  }),
+  z.object({
+    kind: z.literal('recreate-proxy'),
+    ...oneVm,
+    newUid: z.string(),
+    template: z.string(),
+    machineType: z.string(),
+    node: z.string().optional(),
+    sealedCloudInit: z.string().optional(),
+  }),
   z.object({
     kind: z.enum(['start-proxy', 'shutdown-proxy', 'stop-proxy', 'reboot-proxy']),
     clusterId: z.string(),
@@ -100,6 +128,13 @@ const schemaMatchesRecord: {
   'stop-proxy': true,
   'reboot-proxy': true,
   'power-proxies': true,
+  'delete-proxies': true,
+  'migrate-proxy': true,
+  'reconfigure-proxy': true,
+  'recreate-proxy': true,
+  'migrate-proxies': true,
+  'reconfigure-proxies': true,
+  'recreate-proxies': true,
   record: true,
 };
 void schemaMatchesRecord;

@@ -49,9 +49,14 @@ export function leftBehindOf(task: TaskRecord): string | undefined {
   return `${sure ? '' : 'possibly '}${parts.join(' and ')}`;
 }
 
-/** Retry helps after a transient failure or a cancel; a permanent failure fails the same way until something changes. */
-export function retryHelps(task: Pick<TaskRecord, 'state' | 'error'>): boolean {
+/**
+ * Retry helps after a transient failure or a cancel; a permanent failure fails the same way until something changes.
+ * A recreate is the exception: once its delete half ran, Retry (after the fix) is the way to make the proxy again with
+ * the same name, template, machine type and user-data, which no new request can (the old VM it names is gone).
+ */
+export function retryHelps(task: Pick<TaskRecord, 'state' | 'error'> & Partial<Pick<TaskRecord, 'kind' | 'steps'>>): boolean {
   if (task.state === 'cancelled') return true;
+  if (task.state === 'failed' && task.kind === 'recreate-proxy' && task.steps?.some((s) => s.name === 'destroy' && made(s))) return true;
   return task.state === 'failed' && (task.error === undefined || task.error.kind === 'transient');
 }
 

@@ -2,7 +2,7 @@
 import type { DeleteReport } from '../../core/provider/delete';
 import { finishedStates, type TaskRecord } from './task-record';
 
-/** A bulk request's state and progress, from its children. */
+/** A bulk request's state, progress and summary in words (counts, then why the failed ones failed), from its children. */
 export function parentOutcome(children: TaskRecord[]): Pick<TaskRecord, 'state' | 'progress' | 'message'> {
   const progress = children.reduce((n, c) => n + (c.state === 'succeeded' ? 1 : c.progress), 0) / Math.max(1, children.length);
   const count = (s: TaskRecord['state']) => children.filter((c) => c.state === s).length;
@@ -10,6 +10,7 @@ export function parentOutcome(children: TaskRecord[]): Pick<TaskRecord, 'state' 
     return { state: count('running') > 0 ? 'running' : 'queued', progress, message: `${count('succeeded')} of ${children.length} done` };
   }
   const parts = (['succeeded', 'failed', 'cancelled', 'interrupted'] as const).filter((s) => count(s) > 0).map((s) => `${count(s)} ${s}`);
+  const why = failuresGrouped(children);
   const state =
     count('succeeded') === children.length
       ? 'succeeded'
@@ -18,7 +19,25 @@ export function parentOutcome(children: TaskRecord[]): Pick<TaskRecord, 'state' 
         : count('failed') > 0
           ? 'failed'
           : 'cancelled';
-  return { state, progress, message: parts.join(', ') };
+  return { state, progress, message: `${parts.join(', ')}${why ? `: ${why}` : ''}` };
+}
+
+/**
+ * Why a bulk request's children failed, one group per reason: "proxy-a, proxy-b: <the first one's message>". Messages
+ * that differ only by the VM's name or VMID are one reason.
+ */
+function failuresGrouped(children: TaskRecord[]): string {
+  const groups = new Map<string, { names: string[]; message: string }>();
+  for (const c of children) {
+    if (c.state !== 'failed' || !c.error) continue;
+    let key = c.error.message.split(c.target).join('\u0000');
+    if (c.vmid !== undefined) key = key.split(String(c.vmid)).join('\u0001');
+    const group = groups.get(key) ?? { names: [], message: c.error.message };
+    group.names.push(c.target);
+    groups.set(key, group);
+  }
+  if (groups.size === 0) return '';
+  return `${[...groups.values()].map((g) => `${g.names.join(', ')}: ${g.message.replace(/\.$/, '')}`).join('; ')}.`;
 }
 
 /** What a delete did, in plain words: the VM, then where its seed went or stayed and why. */

@@ -30,3 +30,13 @@ export interface RunContext {
 
 /** Resolves to the plain-words outcome shown on the task. */
 export type Runner = (ctx: RunContext) => Promise<string>;
+
+/** Runs `work` holding the proxy name's lock: a create, delete, power action and the seed cleanup never overlap on one name. */
+export async function withName<T>(ctx: RunContext, name: string, work: () => Promise<T>): Promise<T> {
+  const release = await ctx.names.lock(ctx.cluster.id, name, ctx.signal);
+  try {
+    return await work();
+  } finally {
+    release();
+  }
+}

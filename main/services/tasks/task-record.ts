@@ -3,7 +3,7 @@
  * the view the renderer sees plus the request needed to run it again. The
  * cloud-init text is kept only sealed (sealer.ts), never as clear text.
  */
-import type { SeedRef, TaskView } from '../../../shared/channels/tasks';
+import { isBulkParentKind, type bulkParentKinds, type SeedRef, type TaskView } from '../../../shared/channels/tasks';
 import type { BuildRequestRecord, BuildResumeRecord } from '../../../shared/channels/templates';
 import { leftBehindOf, outcomeOf, powerOffersOf, retryHelps } from './offers';
 
@@ -42,8 +42,9 @@ export interface CleanSeedsInput {
   dryRun: boolean;
   graceMinutes: number;
 }
+/** A bulk request's parent (it runs nothing) and the doctor take no request of their own. */
 export interface NoInput {
-  kind: 'create-proxies' | 'doctor' | 'power-proxies';
+  kind: 'doctor' | (typeof bulkParentKinds)[number];
 }
 /** Issue 16: one VM's power action. The run acts only on a VM that still carries this name and the mark's UID. */
 export interface PowerProxyInput {
@@ -58,6 +59,42 @@ export interface PowerProxyInput {
   timedOut?: boolean | undefined;
 }
 export const powerKinds = ['start-proxy', 'shutdown-proxy', 'stop-proxy', 'reboot-proxy'] as const;
+/** What every day-two action on one VM keeps: the VM, and the mark's UID the run must still find on it. */
+interface OneVm {
+  clusterId: string;
+  vmid: number;
+  name: string;
+  uid: string;
+}
+/** Issue 16: one VM's migrate. `from` is journalled when the lookup finds the VM's node, so a Resume that finds it moved finishes there. */
+export interface MigrateProxyInput extends OneVm {
+  kind: 'migrate-proxy';
+  to: string;
+  from?: string | undefined;
+  /** The user-data, only when the seed must be rebuilt on the target (local seed storage); dropped once moved. */
+  sealedCloudInit?: string | undefined;
+}
+/** Issue 16: one VM's reconfigure; the instance-id of a new seed is chosen once, so a Resume builds the same bytes. */
+export interface ReconfigureProxyInput extends OneVm {
+  kind: 'reconfigure-proxy';
+  cores?: number | undefined;
+  memoryMiB?: number | undefined;
+  diskGiB?: number | undefined;
+  sealedCloudInit?: string | undefined;
+  instanceId?: string | undefined;
+  reboot?: boolean | undefined;
+}
+/** Issue 16: one VM's recreate: the old VM (`uid`) deleted, then the same name made again under `newUid`. */
+export interface RecreateProxyInput extends OneVm {
+  kind: 'recreate-proxy';
+  newUid: string;
+  template: string;
+  machineType: string;
+  /** Where the new VM goes: the old one's node. */
+  node?: string | undefined;
+  /** The user-data, kept until the new VM runs. */
+  sealedCloudInit?: string | undefined;
+}
 export const isPowerInput = (input: TaskInput): input is PowerProxyInput => (powerKinds as readonly string[]).includes(input.kind);
 /** A template build (build-template-runner.ts): its request with every default filled in, and what its progress journalled. */
 export interface BuildTemplateTaskInput {
@@ -82,7 +119,10 @@ export type TaskInput =
   | NoInput
   | BuildTemplateTaskInput
   | CleanUpBuildInput
-  | PowerProxyInput;
+  | PowerProxyInput
+  | MigrateProxyInput
+  | ReconfigureProxyInput
+  | RecreateProxyInput;
 
 export type TaskRecord = Omit<TaskView, 'actions'> & { input: TaskInput };
 
@@ -99,7 +139,8 @@ export function nameOf(task: TaskRecord): string | undefined {
   const input = task.input;
   if (input.kind === 'create-proxy' || input.kind === 'clean-up') return input.name;
   if (input.kind === 'delete-proxy') return input.providerId.split('/')[2];
-  if (isPowerInput(input)) return input.name;
+  if (isPowerInput(input) || input.kind === 'migrate-proxy' || input.kind === 'reconfigure-proxy' || input.kind === 'recreate-proxy')
+    return input.name;
   return undefined;
 }
 
@@ -109,7 +150,7 @@ export function nameOf(task: TaskRecord): string | undefined {
  */
 function actionsOf(task: TaskRecord): TaskView['actions'] {
   if (task.state === 'queued' || task.state === 'running') return ['cancel'];
-  if (task.closedBy !== undefined || task.kind === 'create-proxies' || task.kind === 'power-proxies' || task.state === 'succeeded') return [];
+  if (task.closedBy !== undefined || isBulkParentKind(task.kind) || task.state === 'succeeded') return [];
   const actions: TaskView['actions'] = [];
   if (task.state === 'interrupted') actions.push('resume');
   else if (retryHelps(task)) actions.push('retry');

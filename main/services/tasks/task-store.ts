@@ -10,9 +10,9 @@
  * in memory even then, so a task can always end and the app keeps running:
  * a task's end (nothing follows it that the journal must cover; the journal
  * still shows the task running, so the next start lists it as interrupted,
- * with Resume) and a bulk create's parent, whose state is its children's.
+ * with Resume) and a bulk request's parent, whose state is its children's.
  */
-import type { TaskView } from '../../../shared/channels/tasks';
+import { isBulkParentKind, type TaskView } from '../../../shared/channels/tasks';
 import { AppError, internalErrorValue, toAppErrorValue } from '../../ipc/app-error';
 import type { Logger } from '../../log/logger';
 import { Journal } from './journal';
@@ -75,7 +75,7 @@ export class TaskStore {
       this.journal.write(id, fields);
     } catch (e) {
       const ends = fields.state !== undefined && finishedStates.has(fields.state);
-      if (!ends && task.kind !== 'create-proxies') throw e;
+      if (!ends && !isBulkParentKind(task.kind)) throw e;
       this.o.log.warn('task change kept in memory only: the journal cannot record it', { id, state: next.state });
     }
     this.tasks.set(id, next);

@@ -16,7 +16,8 @@ import { createLogger } from '../../../main/log/logger';
 import { createCleanupService, type CleanupService } from '../../../main/services/cleanup/cleanup-service';
 import { MutableClusterDirectory } from '../../../main/services/clusters/cluster';
 import { createTaskManager, type TaskManager } from '../../../main/services/tasks/task-manager';
-import { proxyVm, SEED_STORAGE, startSimulator, type PveVersion, type Simulator } from '../../../main/simulator';
+import { minimalCluster, proxyVm, SEED_STORAGE, startSimulator, type PveVersion, type Simulator } from '../../../main/simulator';
+import type { ClusterDefinition } from '../../../main/simulator/types';
 import { coreProfile } from '../core/sim-provider';
 import { profileFor } from '../../support/sim-cluster';
 
@@ -81,9 +82,24 @@ export function plantProxy(sim: Simulator, vm: { vmid: number; name: string; uid
 }
 
 /** `version`: the Proxmox VE profile the simulator answers as (main/simulator/versions.ts); 9.2 by default. */
-export async function startCell(options: { journalDir?: string; version?: PveVersion } = {}): Promise<Cell> {
+/** The minimal cluster and a second, empty node like it: somewhere for a migrate to go (the day-two cells). */
+export function twoNodeCluster(): ClusterDefinition {
+  const cluster = minimalCluster();
+  const first = cluster.nodes[0]!;
+  const second = { node: SECOND_NODE, storages: first.storages.map((st) => ({ ...st })), bridges: first.bridges, vms: [] };
+  return { ...cluster, nodes: [first, second] };
+}
+export const SECOND_NODE = 'pv1-2';
+
+/** `twoNodes`: the cluster of twoNodeCluster() instead of the minimal one. */
+export async function startCell(options: { journalDir?: string; version?: PveVersion; twoNodes?: boolean } = {}): Promise<Cell> {
   const logger = createLogger({ sinks: [] });
-  const sim = await startSimulator({ timeScale: 0.001, agentDelayMs: 0, version: options.version });
+  const sim = await startSimulator({
+    timeScale: 0.001,
+    agentDelayMs: 0,
+    version: options.version,
+    ...(options.twoNodes ? { dataset: twoNodeCluster() } : {}),
+  });
   const baseline = new Set(sim.state.vms.keys());
   plantProxy(sim, BYSTANDER);
   plantProxy(sim, TARGET);

@@ -1,21 +1,41 @@
 /**
  * The host process of the crash table: a task manager on the parent's
- * journal directory and simulator, creating one proxy or deleting one. The
+ * journal directory and simulator, creating one proxy, deleting one, or
+ * starting one day-two action (issue 16) on one. The
  * parent kills it with SIGKILL while a step's request is in flight.
  */
 import type { ProfileInput } from '../../../main/core';
+import type { MigrateInput, PowerInput, ReconfigureInput, RecreateInput } from '../../../shared/channels/tasks';
 import { childTaskManager } from '../../support/child-task-manager';
 
 export interface CrashOrder {
   profile: ProfileInput;
   secret: string;
   journalDir: string;
-  action: { kind: 'create'; name: string; machineType: string; template: string } | { kind: 'delete'; id: string };
+  action:
+    | { kind: 'create'; name: string; machineType: string; template: string }
+    | { kind: 'delete'; id: string }
+    | { kind: 'day-two'; request: DayTwoRequest };
 }
+
+/** Issue 16: the day-two request the child starts (the operator warning is acknowledged: the parent planted the VM). */
+export type DayTwoRequest =
+  | { op: 'power'; input: PowerInput }
+  | { op: 'migrate'; input: MigrateInput }
+  | { op: 'reconfigure'; input: ReconfigureInput }
+  | { op: 'recreate'; input: RecreateInput };
 
 const order = JSON.parse(process.env.CRASH_ORDER ?? '{}') as CrashOrder;
 const manager = childTaskManager(order, { budgets: { youngPollMs: 5, oldPollMs: 20, youngForMs: 100 }, updateThrottleMs: 0 });
 const { action } = order;
-void (action.kind === 'create'
-  ? manager.createProxies({ clusterId: 'sim', node: 'pv1-1', count: 1, cloudInit: '#cloud-config\n', ...action })
-  : manager.deleteProxies('sim', [action.id]));
+function start(a: CrashOrder['action']): Promise<unknown> {
+  if (a.kind === 'create') return manager.createProxies({ clusterId: 'sim', node: 'pv1-1', count: 1, cloudInit: '#cloud-config\n', ...a });
+  // The parent planted the VM (not made by this app): the operator warning is acknowledged.
+  if (a.kind === 'delete') return manager.deleteProxies('sim', [a.id], true);
+  const r = a.request;
+  if (r.op === 'power') return manager.power(r.input);
+  if (r.op === 'migrate') return manager.migrate(r.input);
+  if (r.op === 'reconfigure') return manager.reconfigure(r.input);
+  return manager.recreate(r.input);
+}
+void start(action);

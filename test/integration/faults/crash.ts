@@ -24,6 +24,16 @@ export const stepRequest: Record<string, RequestMatch> = {
   stop: { method: 'POST', route: '/nodes/{node}/qemu/{vmid}/status/stop' },
   'delete-seed': { method: 'DELETE', route: '/nodes/{node}/storage/{storage}/content/{volume}' },
   destroy: { method: 'DELETE', route: '/nodes/{node}/qemu/{vmid}' },
+  // Issue 16: the power actions, migrate's and reconfigure's seed steps (a config write, an upload, a delete each).
+  shutdown: { method: 'POST', route: '/nodes/{node}/qemu/{vmid}/status/shutdown' },
+  reboot: { method: 'POST', route: '/nodes/{node}/qemu/{vmid}/status/reboot' },
+  migrate: { method: 'POST', route: '/nodes/{node}/qemu/{vmid}/migrate' },
+  'copy-seed': { method: 'POST', route: '/nodes/{node}/storage/{storage}/upload' },
+  'detach-seed': { method: 'PUT', route: '/nodes/{node}/qemu/{vmid}/config' },
+  'attach-seed': { method: 'PUT', route: '/nodes/{node}/qemu/{vmid}/config' },
+  'delete-source-seed': { method: 'DELETE', route: '/nodes/{node}/storage/{storage}/content/{volume}' },
+  'stage-seed': { method: 'POST', route: '/nodes/{node}/storage/{storage}/upload' },
+  'replace-seed': { method: 'POST', route: '/nodes/{node}/storage/{storage}/upload' },
 };
 
 const HOLD_MS = 400;
@@ -32,12 +42,11 @@ const child = join(import.meta.dirname, 'crash-child.ts');
 function stepRunning(dir: string, step: string): boolean {
   const path = join(dir, JOURNAL_FILE);
   if (!existsSync(path)) return false;
-  return readFileSync(path, 'utf8')
-    .split('\n')
-    .filter(Boolean)
-    .some((line) =>
-      (JSON.parse(line) as { steps?: { name: string; state: string }[] }).steps?.some((s) => s.name === step && s.state === 'running'),
-    );
+  // Only complete lines: the child may be writing the last one while we read (the journal's reader does the same).
+  const lines = readFileSync(path, 'utf8').split('\n').slice(0, -1).filter(Boolean);
+  return lines.some((line) =>
+    (JSON.parse(line) as { steps?: { name: string; state: string }[] }).steps?.some((s) => s.name === step && s.state === 'running'),
+  );
 }
 
 export async function killAtStep(env: Env, step: string, action: CrashOrder['action']): Promise<void> {

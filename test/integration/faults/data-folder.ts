@@ -141,7 +141,8 @@ export async function performDataFolder(cell: Cell, op: Operation, run: Run, req
         return await settle(cell, run, started.taskIds[0]!);
       }
       case 'delete': {
-        const started = await cell.tasks.deleteProxies(CLUSTER_ID, [idOf(TARGET)]);
+        // TARGET is planted, not made by this app: the operator warning is acknowledged.
+        const started = await cell.tasks.deleteProxies(CLUSTER_ID, [idOf(TARGET)], true);
         return await settle(cell, run, started.taskIds[0]!);
       }
       case 'cleanup': {

@@ -5,6 +5,7 @@
  * rows, so the document cannot claim what the tests do not check.
  */
 import { PVE_VERSIONS, type PveVersion } from '../../../main/simulator';
+import type { TaskKind as TaskType } from '../../../main/simulator/types';
 
 export const operations = ['create', 'delete', 'get', 'list', 'check', 'cleanup'] as const;
 export type Operation = (typeof operations)[number];
@@ -36,7 +37,7 @@ export const dataFolderFaults: ReadonlySet<FaultId> = new Set(['diskFull', 'read
 /** The user-facing outcome of one cell. */
 export type Expectation =
   /** The call fails with this class; `hint` must match the error's hint (what to do), and `message`, when given, its message. */
-  | { outcome: 'error'; kind: 'permanent' | 'transient' | 'not-found'; hint: RegExp; message?: RegExp }
+  | { outcome: 'error'; kind: 'permanent' | 'transient' | 'not-found' | 'invalid-input'; hint: RegExp; message?: RegExp }
   /** The check answers not-ready for the node with this reason; `hint` must match the health view's hint for it. */
   | {
       outcome: 'not-ready';
@@ -215,6 +216,93 @@ export const matrix: Record<Operation, Record<FaultId, Expectation>> = {
   },
 };
 
+// ---- Issue 16: the day-two operations, run as the user starts them: as tasks (tasks.power, tasks.migrate, …). ----
+
+export const dayTwoOperations = ['start', 'shutdown', 'stop', 'reboot', 'migrate', 'reconfigure', 'recreate'] as const;
+
+/** Where each request fault is injected: the request that changes the VM. */
+export const dayTwoInjectedOn: Record<DayTwoOperation, string> = {
+  start: 'POST /nodes/{node}/qemu/{vmid}/status/start',
+  shutdown: 'POST /nodes/{node}/qemu/{vmid}/status/shutdown',
+  stop: 'POST /nodes/{node}/qemu/{vmid}/status/stop',
+  reboot: 'POST /nodes/{node}/qemu/{vmid}/status/reboot',
+  migrate: 'POST /nodes/{node}/qemu/{vmid}/migrate (after the seed copy and detach)',
+  reconfigure: 'PUT /nodes/{node}/qemu/{vmid}/config (the configure step: cores and memory)',
+  recreate: 'PUT /nodes/{node}/qemu/{vmid}/config (the create half, after the old VM is deleted)',
+};
+
+/** The Proxmox task each operation waits on, where the task faults strike. */
+export const dayTwoTaskType: Record<DayTwoOperation, TaskType> = {
+  start: 'qmstart',
+  shutdown: 'qmshutdown',
+  stop: 'qmstop',
+  reboot: 'qmreboot',
+  migrate: 'qmigrate',
+  reconfigure: 'qmreboot',
+  recreate: 'qmstart',
+};
+
+const dayTwoCrash: Expectation = {
+  outcome: 'elsewhere',
+  why: 'Killed at every step in the day-two crash table below; Resume converges (test/integration/faults/crash-day-two.test.ts).',
+};
+const journalLikeCreate = (why: string): Expectation => ({ outcome: 'elsewhere', why });
+const SAME_JOURNAL =
+  "The task is journalled by the same store as create's and delete's (task-store.ts: fsync before each step's request), whose disk-full, read-only and corrupt-journal cells run in data-folder.test.ts; not run again per kind.";
+const LOCKED = /^Wait for the \w+ task on VM \d+/;
+const PICK_AGAIN = /^Refresh the inventory and pick the proxies again/;
+
+/** The cells every day-two operation shares; each row below overrides what differs. */
+function dayTwoRow(overrides: Partial<Record<FaultId, Expectation>>): Record<FaultId, Expectation> {
+  return {
+    auth: err('permanent', TOKEN),
+    forbidden: err('permanent', GRANT),
+    unknown500: err('transient', TRY_AGAIN),
+    refused595: err('transient', TRY_AGAIN),
+    timeout596: err('transient', TRY_AGAIN),
+    reset: err('transient', TRY_AGAIN),
+    hang: err('transient', TRY_AGAIN),
+    taskError: err('transient', TRY_AGAIN),
+    taskHang: err('transient', TRY_AGAIN),
+    lockHeld: err('transient', LOCKED),
+    vanish: err('not-found', REFRESH),
+    noSeedStorage: na('Reads and writes no storage.'),
+    nodeDown: err('transient', TRY_AGAIN),
+    hostKilled: dayTwoCrash,
+    diskFull: journalLikeCreate(SAME_JOURNAL),
+    readOnly: journalLikeCreate(SAME_JOURNAL),
+    corruptJournal: journalLikeCreate(SAME_JOURNAL),
+    ...overrides,
+  };
+}
+
+/**
+ * A hung task the operation would wait on for long (a shutdown's or reboot's own timeout) or that holds the VM's lock
+ * (qmigrate): the user cancels, and the cancel stops it on its node (DELETE on the task) and says so.
+ */
+const cancelHung = (type: string): Expectation => ({
+  outcome: 'cancelled',
+  hint: new RegExp(`^Cancelled\\. Stopped the Proxmox task ${type} on node pv1-1: it ended with “received interrupt”\\.`),
+});
+
+/** A power action on a locked VM is refused when it is asked for (shared/domain/power-actions.ts), before any task. */
+const powerLocked: Expectation = { outcome: 'error', kind: 'invalid-input', hint: PICK_AGAIN, message: /locked \(backup\)/ };
+
+export const dayTwoMatrix: Record<DayTwoOperation, Record<FaultId, Expectation>> = {
+  start: dayTwoRow({ lockHeld: powerLocked }),
+  shutdown: dayTwoRow({ lockHeld: powerLocked, taskHang: cancelHung('qmshutdown') }),
+  stop: dayTwoRow({ lockHeld: powerLocked }),
+  reboot: dayTwoRow({ lockHeld: powerLocked, taskHang: cancelHung('qmreboot') }),
+  migrate: dayTwoRow({ noSeedStorage: err('permanent', PROFILE_FIELDS), taskHang: cancelHung('qmigrate') }),
+  reconfigure: dayTwoRow({ noSeedStorage: err('permanent', PROFILE_FIELDS), taskHang: cancelHung('qmreboot') }),
+  recreate: dayTwoRow({
+    noSeedStorage: err('permanent', PROFILE_FIELDS),
+    // The delete half meets the lock first (delete.ts), in delete's words.
+    lockHeld: err('transient', TRY_AGAIN),
+    vanish: { outcome: 'ok', note: 'The old VM being gone is what the delete half was for: the new one is created.' },
+  }),
+};
+
 /** Where and when each data-folder fault strikes. */
 export const dataFolderSite: Record<'diskFull' | 'readOnly' | 'corruptJournal', string> = {
   diskFull:
@@ -224,11 +312,42 @@ export const dataFolderSite: Record<'diskFull' | 'readOnly' | 'corruptJournal', 
     'before the app starts, the journal gets the lines `null`, `12345`, `"x"`, a running task without steps, and random bytes, beside a finished task',
 };
 
-/** The steps the crash table kills the host at. */
+/**
+ * The steps the crash table kills the host at. Not create's `wait-running`: after a start task that ended OK it sends
+ * nothing (issue 11, provision.ts: the task's end is QEMU running the guest), so there is no request to be killed in;
+ * a kill after the start is the `start` row's Resume (it adopts the running VM).
+ */
 export const crashSteps = {
-  create: ['clone', 'upload-seed', 'configure', 'resize', 'start', 'wait-running'],
+  create: ['clone', 'upload-seed', 'configure', 'resize', 'start'],
   delete: ['stop', 'delete-seed', 'destroy'],
 } as const;
+
+/**
+ * Issue 16: the steps of each day-two operation the crash table kills the host at (every step that sends a request
+ * changing something; `lookup` only reads). crash-day-two.test.ts runs them.
+ */
+export const dayTwoCrashSteps = {
+  start: ['start', 'wait-running'],
+  shutdown: ['shutdown'],
+  stop: ['stop'],
+  reboot: ['reboot', 'wait-running'],
+  migrate: ['copy-seed', 'detach-seed', 'migrate', 'attach-seed', 'delete-source-seed'],
+  reconfigure: ['configure', 'resize', 'stage-seed', 'replace-seed', 'reboot', 'wait-running'],
+  // Its second half is create's: no `wait-running` row (see crashSteps).
+  recreate: ['stop', 'delete-seed', 'destroy', 'clone', 'upload-seed', 'configure', 'resize', 'start'],
+} as const;
+export type DayTwoOperation = keyof typeof dayTwoCrashSteps;
+
+/** What Resume must leave after a kill at any step of each day-two operation (the crash table's last column). */
+export const dayTwoAfterResume: Record<DayTwoOperation, string> = {
+  start: 'the VM running, one start sent in all',
+  shutdown: 'the VM stopped',
+  stop: 'the VM stopped',
+  reboot: 'the VM running',
+  migrate: 'the VM on the target with its seed there, no seed copy left on the source, the seed copied once',
+  reconfigure: 'the new cores, memory and disk; the new seed under its own name, no staged copy left; the VM running',
+  recreate: 'one running VM with the name, a new UID, its seed; the old VM gone',
+};
 
 /**
  * Every runnable cell (request faults, the crash table, the data folder) runs on each Proxmox VE version profile of the
@@ -252,6 +371,10 @@ export const versionDifferences: Record<PveVersion, readonly { cells: string; wh
     {
       cells: "check's cells",
       why: 'node status has no `current-kernel` (pve-manager 8.1.0) and no `memory.available`: the kernel is read from `kversion`; after each retry the check asserts the node reports 7.4-19 and its kernel.',
+    },
+    {
+      cells: "the day-two crash table's reconfigure and recreate rows at resize",
+      why: 'as for create: the disk grows inside the request, so the host dies while that request is held; Resume finds the disk grown (reconfigure skips the resize, recreate adopts its VM).',
     },
   ],
   '8.4': [

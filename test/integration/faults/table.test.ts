@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { faults, matrix, operations } from './matrix';
+import { dayTwoMatrix, dayTwoOperations, faults, matrix, operations } from './matrix';
 import { reliabilityDocument } from './table';
 
 describe('docs/reliability.md', () => {
@@ -12,9 +12,10 @@ describe('docs/reliability.md', () => {
   });
 
   it('has a verdict for every operation under every fault, and a reason wherever a cell is not run', () => {
-    for (const op of operations) {
+    const rows = [...operations.map((op) => [op, matrix[op]] as const), ...dayTwoOperations.map((op) => [op, dayTwoMatrix[op]] as const)];
+    for (const [op, row] of rows) {
       for (const { id } of faults) {
-        const e = matrix[op][id];
+        const e = row[id];
         expect(e, `${op} × ${id}`).toBeDefined();
         if (e.outcome === 'n/a' || e.outcome === 'elsewhere') expect(e.why.length, `${op} × ${id}`).toBeGreaterThan(10);
       }

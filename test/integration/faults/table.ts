@@ -3,6 +3,12 @@ import { format, resolveConfig } from 'prettier';
 import {
   crashSteps,
   dataFolderFaults,
+  dayTwoAfterResume,
+  dayTwoCrashSteps,
+  dayTwoInjectedOn,
+  dayTwoMatrix,
+  dayTwoOperations,
+  dayTwoTaskType,
   dataFolderSite,
   faults,
   injectedOn,
@@ -35,12 +41,15 @@ const escape = (s: string) => s.replace(/\|/g, '\\|');
 
 /** One version's counts: the cells its tests run (request faults, data folder), the crash table's rows, the cells not run. */
 function versionCounts(): { request: number; dataFolder: number; crash: number; notRun: number } {
-  const all = operations.flatMap((op) => faults.map(({ id }) => ({ id, e: matrix[op][id] })));
+  const all = [
+    ...operations.flatMap((op) => faults.map(({ id }) => ({ id, e: matrix[op][id] }))),
+    ...dayTwoOperations.flatMap((op) => faults.map(({ id }) => ({ id, e: dayTwoMatrix[op][id] }))),
+  ];
   const runnable = all.filter(({ e }) => e.outcome !== 'n/a' && e.outcome !== 'elsewhere');
   return {
     request: runnable.filter(({ id }) => !dataFolderFaults.has(id)).length,
     dataFolder: runnable.filter(({ id }) => dataFolderFaults.has(id)).length,
-    crash: crashSteps.create.length + crashSteps.delete.length,
+    crash: crashSteps.create.length + crashSteps.delete.length + Object.values(dayTwoCrashSteps).reduce((n, steps) => n + steps.length, 0),
     notRun: all.length - runnable.length,
   };
 }
@@ -65,6 +74,29 @@ function versionSummary(): string[] {
     '| version | request-fault cells run | data-folder cells run | crash-table rows run | cells not run | takes another path than 9.2 |',
     '| --- | --- | --- | --- | --- | --- |',
     ...matrixVersions.map((v) => `| ${v} | ${n.request} | ${n.dataFolder} | ${n.crash} | ${n.notRun} | ${escape(differs(v))} |`),
+    '',
+  ];
+}
+
+/** Issue 16: the day-two operations' cells, run as tasks (day-two-cells.ts). */
+function dayTwoTable(): string[] {
+  return [
+    '## Day-two operations (issue 16)',
+    '',
+    'Start, shut down, stop, reboot, migrate, reconfigure and recreate run as the user starts them: a request to the task',
+    'manager (`tasks.power`, `tasks.migrate`, `tasks.reconfigure`, `tasks.recreate`), then the task to its end, on a cluster',
+    'of two nodes (the minimal one and a second like it, where a migrate goes). Each cell judges the refusal or the failed',
+    "task's error class and hint (or the cancel's words), takes the fault away, then uses the task's Retry where it offers it",
+    '(else asks again) and asserts the VM ended as the operation meant, once, and the cluster is clean. The migrate,',
+    'reconfigure and recreate subjects are made by the core, so their seeds are real; the power subjects are planted.',
+    '',
+    'Request faults are injected on the request that changes the VM; task faults strike the task the operation waits on:',
+    '',
+    ...dayTwoOperations.map((op) => `- ${op}: ${dayTwoInjectedOn[op]}; task \`${dayTwoTaskType[op]}\``),
+    '',
+    `| fault | ${dayTwoOperations.join(' | ')} |`,
+    `| --- | ${dayTwoOperations.map(() => '---').join(' | ')} |`,
+    ...faults.map(({ id, label }) => `| ${label} | ${dayTwoOperations.map((op) => escape(cell(dayTwoMatrix[op][id]))).join(' | ')} |`),
     '',
   ];
 }
@@ -111,6 +143,7 @@ export function renderReliability(): string {
     `| --- | ${operations.map(() => '---').join(' | ')} |`,
     ...faults.map(({ id, label }) => `| ${label} | ${operations.map((op) => escape(cell(matrix[op][id]))).join(' | ')} |`),
     '',
+    ...dayTwoTable(),
     ...versionSummary(),
     '## The host process killed at each step',
     '',
@@ -123,6 +156,13 @@ export function renderReliability(): string {
     '| --- | --- | --- |',
     ...crashSteps.create.map((s) => `| create | ${s} | one running VM with the mark, its grown disk and its seed |`),
     ...crashSteps.delete.map((s) => `| delete | ${s} | the VM and its seed gone |`),
+    ...dayTwoOperations.flatMap((op) => dayTwoCrashSteps[op].map((s) => `| ${op} | ${s} | ${dayTwoAfterResume[op]} |`)),
+    '',
+    'The day-two rows (issue 16) run in `test/integration/faults/crash-day-two.test.ts` the same way: the child process starts',
+    'the request through the task manager (the VM planted, or made by the core so its seed can be rebuilt byte for byte), and',
+    'after Resume the test also asserts one VM with the name and nothing done twice (one start request in all; one seed copy',
+    "to the target). A reconfigure's rerun skips a disk an earlier run already grew; a recreate cut off after its create half",
+    'finds the new VM by its new UID.',
     '',
   ];
   return lines.join('\n');

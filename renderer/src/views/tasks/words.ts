@@ -16,6 +16,13 @@ export const kindLabel: Record<TaskKind, string> = {
   'stop-proxy': 'Stop',
   'reboot-proxy': 'Reboot',
   'power-proxies': 'Power',
+  'delete-proxies': 'Delete',
+  'migrate-proxy': 'Migrate',
+  'reconfigure-proxy': 'Reconfigure',
+  'recreate-proxy': 'Recreate',
+  'migrate-proxies': 'Migrate',
+  'reconfigure-proxies': 'Reconfigure',
+  'recreate-proxies': 'Recreate',
 };
 
 export const stepLabel: Record<StepView['state'], string> = {

@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { formatMark } from '../../../../main/core/provider/mark';
 import { AppError } from '../../../../main/ipc/app-error';
 import type { RequestRecord } from '../../../../main/simulator';
-import { SEED_STORAGE } from '../../../../main/simulator';
+import { proxyVm, SEED_STORAGE } from '../../../../main/simulator';
 import { cloudInit, startEnv, type Env } from './harness';
 
 let env: Env | undefined;
@@ -180,6 +180,24 @@ describe('a delete acts only on a VM whose VMID, name and mark agree', () => {
     expect(named(env, 'web-d')).toEqual([]);
     expect(seedOf(env, 'web-d')).toBeDefined();
     expect(done.message).toContain('VM 4343 (borrower) uses it in sata1');
+  });
+
+  it('an operator-made proxy is deleted only with the operator warning acknowledged; the refusal names it and sends nothing', async () => {
+    env = await startEnv();
+    const mine = await created(env, 'web-m');
+    env.t.sim.state.addVm(NODE, proxyVm(4646, 'web-op', '5d4c3b2a-1f0e-4d9c-8b7a-6f5e4d3c2b1a', 'running'));
+    const mark = env.t.sim.requests.records.length;
+    const before = env.manager.list().length;
+    const refused = await env.manager.deleteProxies('sim', [`vms/${mine}/web-m`, 'vms/4646/web-op']).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(AppError);
+    expect(refused).toMatchObject({ kind: 'invalid-input', field: 'acknowledgeOperatorWarning' });
+    expect((refused as AppError).message).toMatch(/^web-op \(VM 4646\) was not made by this app: .*Nothing was deleted\.$/);
+    expect(destructiveSince(env, mark)).toEqual([]);
+    expect(env.manager.list()).toHaveLength(before);
+
+    const { parentId } = await env.manager.deleteProxies('sim', [`vms/${mine}/web-m`, 'vms/4646/web-op'], true);
+    expect((await env.manager.wait(parentId!)).state).toBe('succeeded');
+    expect([...named(env, 'web-m'), ...named(env, 'web-op')]).toEqual([]);
   });
 
   it('the legitimate delete still removes the VM and its seed', async () => {

@@ -16,6 +16,8 @@ afterEach(async () => {
 });
 
 const NODE = 'pv1-1';
+/** The planted VMs carry the mark but this app did not make them: the operator's, so each request confirms the warning. */
+const ack = { acknowledgeOperatorWarning: true } as const;
 const UID = '7d3c2b1a-0f9e-4d8c-b7a6-5e4d3c2b1a0f';
 let nextVmid = 160000;
 
@@ -35,7 +37,12 @@ describe('power tasks', () => {
   it('starts a stopped proxy: steps from powerSteps, journalled, the VM running', async () => {
     env = await startEnv();
     const vmid = place(env, 'pw-start', 'stopped');
-    const { parentId, taskIds } = await env.manager.power({ clusterId: 'sim', targets: [{ vmid, name: 'pw-start' }], action: 'start' });
+    const { parentId, taskIds } = await env.manager.power({
+      clusterId: 'sim',
+      targets: [{ vmid, name: 'pw-start' }],
+      action: 'start',
+      ...ack,
+    });
     expect(parentId).toBeUndefined();
     const done = await env.manager.wait(taskIds[0]!);
     expect(done.state, done.message).toBe('succeeded');
@@ -62,6 +69,7 @@ describe('power tasks', () => {
       targets: [{ vmid, name: 'pw-acpi' }],
       action: 'shutdown',
       timeoutSeconds: 5,
+      ...ack,
     });
     const failed = await env.manager.wait(taskIds[0]!);
     expect(failed.state).toBe('failed');
@@ -91,6 +99,7 @@ describe('power tasks', () => {
       targets: [{ vmid, name: 'pw-wait' }],
       action: 'shutdown',
       timeoutSeconds: 5,
+      ...ack,
     });
     expect((await env.manager.wait(taskIds[0]!)).state).toBe('failed');
     const since = env.t.sim.requests.records.length;
@@ -106,7 +115,7 @@ describe('power tasks', () => {
     env = await startEnv();
     const targets = ['pw-r1', 'pw-r2', 'pw-r3'].map((name) => ({ vmid: place(env!, name, 'running'), name }));
     const since = env.t.sim.requests.records.length;
-    const { parentId, taskIds } = await env.manager.power({ clusterId: 'sim', targets, action: 'reboot' });
+    const { parentId, taskIds } = await env.manager.power({ clusterId: 'sim', targets, action: 'reboot', ...ack });
     expect(parentId).toBeDefined();
     expect(taskIds).toHaveLength(3);
     const parent = await env.manager.wait(parentId!);
@@ -125,7 +134,7 @@ describe('power tasks', () => {
     env.t.sim.state.addVm(NODE, plainVm(foreign, 'pw-f', 'running'));
     const before = env.manager.list().length;
     const since = env.t.sim.requests.records.length;
-    const refusal = (input: Parameters<Env['manager']['power']>[0]) => env!.manager.power(input).catch((e: unknown) => e);
+    const refusal = (input: Parameters<Env['manager']['power']>[0]) => env!.manager.power({ ...input, ...ack }).catch((e: unknown) => e);
 
     const named = await refusal({ clusterId: 'sim', targets: [{ vmid: a, name: 'pw-b' }], action: 'stop' });
     expect(named).toMatchObject({ kind: 'invalid-input' });
@@ -149,11 +158,50 @@ describe('power tasks', () => {
     expect(env.t.sim.state.vm(a)?.power).toBe('running');
   });
 
+  it('an operator-made VM needs the operator warning acknowledged, named in the refusal; a proxy made here does not', async () => {
+    env = await startEnv();
+    const a = place(env, 'pw-op-a', 'running');
+    const b = place(env, 'pw-op-b', 'running');
+    const created = await env.manager.createProxies({
+      clusterId: 'sim',
+      node: NODE,
+      template: 't9001',
+      machineType: 'small',
+      name: 'pw-ours',
+      count: 1,
+      cloudInit: '#cloud-config\n',
+    });
+    const ours = (await env.manager.wait(created.taskIds[0]!)).vmid!;
+    const before = env.manager.list().length;
+    const since = env.t.sim.requests.records.length;
+    const targets = [
+      { vmid: a, name: 'pw-op-a' },
+      { vmid: ours, name: 'pw-ours' },
+      { vmid: b, name: 'pw-op-b' },
+    ];
+    const refusal = await env.manager.power({ clusterId: 'sim', targets, action: 'stop' }).catch((e: unknown) => e);
+    expect(refusal).toBeInstanceOf(AppError);
+    expect(refusal).toMatchObject({ kind: 'invalid-input', field: 'acknowledgeOperatorWarning' });
+    expect((refusal as AppError).message).toBe(
+      `pw-op-a (VM ${a}), pw-op-b (VM ${b}) were not made by this app: the operator that made them reconciles them and may undo this change. Nothing was stopped.`,
+    );
+    expect((refusal as AppError).hint).toMatch(/Confirm the operator warning/);
+    expect(env.manager.list()).toHaveLength(before);
+    expect(changing(env, since)).toEqual([]);
+
+    // The proxy made here alone needs no acknowledgement; with it, the operator's go too.
+    const mine = await env.manager.power({ clusterId: 'sim', targets: [{ vmid: ours, name: 'pw-ours' }], action: 'stop' });
+    expect((await env.manager.wait(mine.taskIds[0]!)).state).toBe('succeeded');
+    const all = await env.manager.power({ clusterId: 'sim', targets: [targets[0]!, targets[2]!], action: 'stop', ...ack });
+    expect((await env.manager.wait(all.parentId!)).state).toBe('succeeded');
+    for (const vmid of [a, b, ours]) expect(env.t.sim.state.vm(vmid)?.power).toBe('stopped');
+  });
+
   it('cancels a running shutdown; Retry is offered', async () => {
     env = await startEnv();
     const vmid = place(env, 'pw-cancel', 'running');
     env.t.sim.faults.hangTask({ type: 'qmshutdown', id: vmid }, 1);
-    const { taskIds } = await env.manager.power({ clusterId: 'sim', targets: [{ vmid, name: 'pw-cancel' }], action: 'shutdown' });
+    const { taskIds } = await env.manager.power({ clusterId: 'sim', targets: [{ vmid, name: 'pw-cancel' }], action: 'shutdown', ...ack });
     const id = taskIds[0]!;
     for (let i = 0; i < 200 && !env.manager.get(id).steps.some((s) => s.upid); i++) await new Promise((r) => setTimeout(r, 10));
     await env.manager.cancel(id);

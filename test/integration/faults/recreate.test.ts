@@ -1,0 +1,3 @@
+import { dayTwoSuite } from './day-two-cells';
+
+dayTwoSuite('recreate');
