@@ -126,7 +126,7 @@ export function syncDir(dir: string): void {
  * The files and folders of ours a data folder may hold (the Electron shell's `logs` folder is in it on Linux and
  * Windows); another program's (Chromium's own) are left alone.
  */
-const ours = /^(profiles\.json|profiles\.corrupt-.*\.json|vault\.key|tasks|logs)$/;
+const ours = /^(profiles\.json|profiles\.corrupt-.*\.json|vault\.key|tasks|logs|checks\.json|checks\.corrupt-.*\.json)$/;
 
 /**
  * Makes the data folder and what this app keeps in it private: the folder,

@@ -58,6 +58,11 @@ export class ProfileService {
     for (const profile of this.doc.profiles) this.rebuild(profile);
   }
 
+  /** The vault the token secrets are sealed with; the alerts' webhook tokens are sealed by it too. */
+  get vault(): SecretVault {
+    return this.options.vault;
+  }
+
   /** Where the file lives, for the words of a failed save. */
   private get dataDir(): string {
     return this.options.dataDir ?? (this.store.path ? dirname(this.store.path) : 'the data folder');

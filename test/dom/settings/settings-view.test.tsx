@@ -15,6 +15,7 @@ beforeEach(() => {
   stub = createStubApi();
   stub.answer('settings.set', (input) => ({ ok: true, value: { ...defaultSettings, ...(input as { settings: object }).settings } }));
   stub.answer('profiles.delete', () => ({ ok: true, value: { deleted: true } }));
+  stub.answer('history.status', () => ({ ok: true, value: { path: '/data/history.sqlite', sizeBytes: 0, schemaVersion: 2, retentionDays: 30 } }));
   useProfiles.setState({ api: stub.api, list: profilesList([profile(), profile({ id: 'demo', name: 'Demo', demo: true })]) });
   useSettings.setState({ api: stub.api, settings: defaultSettings, error: undefined, connectWizardRequested: false });
   useDoctor.setState({ api: stub.api, runs: {} });
