@@ -7,7 +7,15 @@ export class SimClock {
   private readonly startedAt = performance.now();
   private readonly timers = new Set<NodeJS.Timeout>();
 
+  /** Wall-clock ms when the simulator started: where simulated time meets the calendar (RRD rows carry epoch times). */
+  readonly epochMs = Date.now();
+
   constructor(readonly timeScale: number) {}
+
+  /** The simulated calendar: epoch ms at the start plus simulated ms since (the RRD model's "now"). */
+  wallMs(): number {
+    return this.epochMs + this.now();
+  }
 
   /** Simulated milliseconds since the simulator started. */
   now(): number {

@@ -35,6 +35,13 @@
  *   is pve-storage 8.1.1 (PVE 8.2); qemu-server 8.2.7 (0d41c7f5) accepts an `import`
  *   volume in `import-from`, pve-storage 8.2.8 (357deeb) its access check.
  *
+ * - rrdFormat (issue 15): pve-cluster 1a483ba "rrd: adapt to new RRD format with different aggregation
+ *   windows" (9.0.3) reads `pve-{node,vm}-9.0/<id>` files with 1 min / 30 min / 6 h / 1 week archives of
+ *   1440 rows; 7.4 and 8.4 read `pve2-node/<node>` and `pve2-vm/<vmid>` (src/PVE/RRD.pm create_rrd_data,
+ *   `$setup_pve2`: 70 rows at 1 min, 30 min, 3 h, 12 h, 7 days). 9.2 ships pve-cluster 9.1, so it has
+ *   af3f945 (month at 30 min, 1440 rows) and 6126f5d (fix #6615: a newest row holding only `time` is
+ *   dropped), and pve-manager 42bc19a7 (the node's `decade` timeframe). See rrd-model.ts.
+ *
  * Not a difference: the guest agent's refusal (`{result: {error: {class,
  * desc}}}` at 200) has the same shape on all three (qemu-server 1928c201,
  * 5.0-22; PVE/API2/Qemu/Agent.pm returns `{result => $res}` on stable-7,
@@ -61,6 +68,8 @@ export interface VersionProfile {
   downloadUrlContents: readonly string[];
   /** download-url and upload take .qcow2/.raw/.vmdk for `content=import` (issue 14). */
   importDiskImages: boolean;
+  /** The RRD files and archives `…/rrddata` reads (issue 15, rrd-model.ts). */
+  rrdFormat: 'pve2' | 'pve-9.0';
 }
 
 const row = (
@@ -69,7 +78,14 @@ const row = (
   repoid: string,
   since: Pick<
     VersionProfile,
-    'resizeIsTask' | 'approximateSize' | 'currentKernel' | 'memoryAvailable' | 'memhost' | 'downloadUrlContents' | 'importDiskImages'
+    | 'resizeIsTask'
+    | 'approximateSize'
+    | 'currentKernel'
+    | 'memoryAvailable'
+    | 'memhost'
+    | 'downloadUrlContents'
+    | 'importDiskImages'
+    | 'rrdFormat'
   >,
 ): VersionProfile => ({ release, version: { release, version, repoid }, pveversion: `pve-manager/${version}/${repoid}`, ...since });
 
@@ -82,6 +98,7 @@ export const VERSION_PROFILES: Record<PveVersion, VersionProfile> = {
     memhost: false,
     downloadUrlContents: ['iso', 'vztmpl'],
     importDiskImages: false,
+    rrdFormat: 'pve2',
   }),
   '8.4': row('8.4', '8.4.21', '2606ac850d46da29', {
     resizeIsTask: true,
@@ -91,6 +108,7 @@ export const VERSION_PROFILES: Record<PveVersion, VersionProfile> = {
     memhost: false,
     downloadUrlContents: ['iso', 'vztmpl', 'import'],
     importDiskImages: true,
+    rrdFormat: 'pve2',
   }),
   '9.2': row('9.2', '9.2.20', '49318c671b82f31e', {
     resizeIsTask: true,
@@ -100,6 +118,7 @@ export const VERSION_PROFILES: Record<PveVersion, VersionProfile> = {
     memhost: true,
     downloadUrlContents: ['iso', 'vztmpl', 'import'],
     importDiskImages: true,
+    rrdFormat: 'pve-9.0',
   }),
 };
 

@@ -8,8 +8,8 @@ import { isUp, type SimNode, type SimVm } from './state';
 import type { StorageDefinition } from './types';
 
 const MiB = 1024 * 1024;
-const NODE_MAXMEM = 64 * 1024 ** 3;
-const NODE_MAXCPU = 16;
+export const NODE_MAXMEM = 64 * 1024 ** 3;
+export const NODE_MAXCPU = 16;
 
 export function vmStatusWord(vm: SimVm, node: SimNode | undefined): string {
   if (vm.cloning || !node?.online) return 'unknown';

@@ -2,6 +2,7 @@
 import type { Route } from '../context';
 import { clusterRoutes } from './cluster';
 import { nodeRoutes } from './nodes';
+import { rrdRoutes } from './rrd';
 import { storageRoutes } from './storage';
 import { taskListRoutes } from './tasks';
 import { templateBuildRoutes } from './template-build';
@@ -22,4 +23,5 @@ export const allRoutes: readonly Route[] = [
   ...vmMigrateRoutes,
   ...vmAgentRoutes,
   ...templateBuildRoutes,
+  ...rrdRoutes,
 ];

@@ -1,9 +1,10 @@
-/** One node drilled into: its health, its proxies and its storages. */
+/** One node drilled into: its health, its history graphs from Proxmox (RrdGraphs), its proxies and its storages. */
 import type { ClusterInventory, NodeRow, VmRow } from '../../../../shared/channels/inventory';
 import type { NodeHealthHistory } from '../../../../shared/channels/health';
 import { DataTable, EmptyState, StateBadge, UsageMeter, type DataColumn } from '../../components/common';
 import { formatBytes, formatDuration } from '../../format';
 import { reasonBadge } from '../overview/reason-words';
+import { RrdGraphs } from '../../components/common/RrdGraphs';
 
 export interface NodeDetailProps {
   cluster: ClusterInventory;
@@ -71,6 +72,8 @@ export function NodeDetail({ cluster, node, health, onBack }: NodeDetailProps) {
         </p>
       )}
       <p className="muted">Up {formatDuration(node.uptimeSeconds)}</p>
+
+      <RrdGraphs target={{ kind: 'node', clusterId: cluster.clusterId, node: node.node }} title={`History of ${node.node}`} />
 
       <h3>Proxies on {node.node}</h3>
       <DataTable
