@@ -3,13 +3,14 @@
  * opens the one window, and binds the contract to IPC; everything the app
  * does lives in the plain-Node composition root (app/compose.ts).
  */
-import { app, BrowserWindow, dialog, protocol, session, shell } from 'electron';
+import { app, BrowserWindow, dialog, powerMonitor, protocol, session, shell } from 'electron';
 import { renameSync, statSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { composeApp } from './app/compose';
 import { nodeRuntime } from './app/runtime-info';
 import { loadElectronDocumentStore } from './electron/document-store';
 import { createElectronNotifier } from './electron/notifier';
+import { electronPowerState } from './electron/power-state';
 import { createSafeStorageVault } from './electron/safe-storage';
 import { ElectronWindowVisibility } from './electron/window-visibility';
 import { bindIpc } from './ipc/bind-electron';
@@ -119,6 +120,8 @@ function start(): void {
       const openProfileStore = await loadElectronDocumentStore();
       const visibility = new ElectronWindowVisibility();
       let mainWindow: BrowserWindow | undefined;
+      // Sleep and battery pause the scheduled checks (powerMonitor is usable once the app is ready).
+      const powerState = electronPowerState(powerMonitor);
       const composed = composeApp({
         mode: 'electron',
         version: app.getVersion(),
@@ -129,6 +132,7 @@ function start(): void {
         openProfileStore,
         monitoring: { inventory: { visibility } },
         tasks: { notifier: createElectronNotifier(() => mainWindow) },
+        powerState,
       });
       const window = new BrowserWindow(secureWindowOptions(preloadPath, isDev));
       mainWindow = window;
@@ -138,6 +142,7 @@ function start(): void {
       window.on('closed', () => {
         mainWindow = undefined;
         unbind();
+        powerState.close();
         void composed.dispose();
       });
       app.on('second-instance', () => {

@@ -186,6 +186,9 @@ export function createFakeElectron() {
     }
   }
 
+  // On mains, never asleep: the shell only wires it to the scheduled checks.
+  const powerMonitor = Object.assign(new EventEmitter(), { isOnBatteryPower: () => false });
+
   /** Every `dialog.showErrorBox` call, in order. */
   const errorBoxes: { title: string; content: string }[] = [];
   const dialog = {
@@ -209,6 +212,7 @@ export function createFakeElectron() {
       contextBridge,
       ipcRenderer,
       safeStorage,
+      powerMonitor,
     },
     protocol,
     windows,

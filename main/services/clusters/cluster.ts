@@ -20,7 +20,7 @@ export interface Cluster {
   /** True for the built-in simulated cluster. */
   demo: boolean;
   /** The demo only: the loopback proxies standing in for its guests' proxies (services/demo/demo-proxies.ts). */
-  demoProxies?: Pick<DemoProxies, 'route'>;
+  demoProxies?: Pick<DemoProxies, 'route' | 'endpoint'>;
   /**
    * True while the token secret a request needs is not held (a session-only secret after a restart, an imported
    * profile): the services then send nothing and report `secret-missing`, not a broken cluster. Absent: always held.

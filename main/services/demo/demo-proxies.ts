@@ -120,6 +120,8 @@ export interface DemoProxies {
   echoUrl: string;
   /** Where the check goes for the guest's port; undefined for a VMID the demo does not know. */
   route(vmid: number, port: number): Promise<DemoRoute | undefined>;
+  /** The protocol and port the demo proxy VM's preset listens on (the scheduled checks use it until a Test says otherwise). */
+  endpoint(vmid: number): { protocol: 'http' | 'socks5'; port: number } | undefined;
   close(): Promise<void>;
 }
 
@@ -223,6 +225,10 @@ export async function startDemoProxies(sim: Simulator, logger: Logger): Promise<
       if (!preset || preset.port !== port) return { kind: 'closed', targetUrl: echoUrl, note: DEMO_CHECK_NOTE };
       const running = await start(vmid, preset);
       return { kind: 'listening', host: '127.0.0.1', port: running.port, targetUrl: echoUrl, note: DEMO_CHECK_NOTE };
+    },
+    endpoint(vmid) {
+      const preset = sim.state.vms.has(vmid) ? presetOf(sim, vmid) : undefined;
+      return preset && { protocol: preset.kind === 'microsocks' ? 'socks5' : 'http', port: preset.port };
     },
     async close() {
       closed = true;

@@ -66,7 +66,8 @@ export function isLoopbackAddress(address: string): boolean {
 export const DEFAULT_TARGET_URL = DEFAULT_PROXY_CHECK_URL;
 
 export interface ProxyCheckService {
-  test(input: ProxyTestInput, signal?: AbortSignal): Promise<ProxyCheckResult>;
+  /** `quiet`: logged at debug (the scheduled checks: one line per proxy per interval would crowd the log). */
+  test(input: ProxyTestInput, signal?: AbortSignal, how?: { quiet?: boolean }): Promise<ProxyCheckResult>;
 }
 
 export function createProxyCheckService(options: ProxyCheckOptions): ProxyCheckService {
@@ -79,7 +80,7 @@ export function createProxyCheckService(options: ProxyCheckOptions): ProxyCheckS
     return DEFAULT_PROXY_CHECK_URL;
   };
   return {
-    async test(input, signal) {
+    async test(input, signal, how) {
       const row = options.lookup(input.clusterId, input.vmid);
       if (!row)
         throw new AppError(
@@ -163,7 +164,7 @@ export function createProxyCheckService(options: ProxyCheckOptions): ProxyCheckS
       }
 
       function logged(result: ProxyCheckResult): ProxyCheckResult {
-        log.info('proxy checked', {
+        log[how?.quiet ? 'debug' : 'info']('proxy checked', {
           cluster: input.clusterId,
           vmid: input.vmid,
           protocol: input.protocol,

@@ -87,6 +87,7 @@ export function ProxyTest({ row }: { row: ProxyRow }) {
             <dt>Egress address</dt>
             <dd>{result.egressAddress ?? 'unknown'}</dd>
           </dl>
+          {result.note && <p className="muted">Note: {result.note}</p>}
           {result.problem && (
             <ErrorNotice
               error={{

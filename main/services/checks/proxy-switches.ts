@@ -1,0 +1,87 @@
+/**
+ * What the app keeps per proxy for its scheduled checks, keyed by cluster and
+ * VMID, in `checks.json` in the data folder (0600, written atomically), so it
+ * survives restarts: the off switch, and the protocol and port Test last used
+ * (the app cannot see which proxy software a guest runs; the admin's own Test
+ * says it). Without a data folder it lives in memory.
+ *
+ * A file that cannot be read or does not parse is set aside as
+ * `checks.corrupt-<time>.json` (private-json-file.ts) and the app starts with every proxy on:
+ * losing a switch is better than refusing to start.
+ */
+import { join } from 'node:path';
+import { z } from 'zod';
+import { CheckEndpoint } from '../../../shared/channels/checks';
+import type { Logger } from '../../log/logger';
+import { readPrivateJson, writePrivateJson } from '../profiles/private-json-file';
+
+export const CHECKS_FILE = 'checks.json';
+
+const ProxyPrefs = z.object({ off: z.boolean().optional(), endpoint: CheckEndpoint.optional() }).strict();
+type ProxyPrefs = z.infer<typeof ProxyPrefs>;
+const SwitchesFile = z.object({ version: z.literal(1), proxies: z.record(z.string(), ProxyPrefs) }).strict();
+
+/** Squid's port, the Create dialog's first preset: what a proxy never tested is checked on. */
+export const DEFAULT_CHECK_ENDPOINT: CheckEndpoint = { protocol: 'http', port: 3128 };
+
+export const proxyKey = (clusterId: string, vmid: number) => `${clusterId}/${vmid}`;
+
+export class ProxySwitches {
+  private readonly proxies = new Map<string, ProxyPrefs>();
+  private readonly file: string | undefined;
+  private readonly log: Logger;
+
+  constructor(options: { dataDir?: string; logger: Logger }) {
+    const log = (this.log = options.logger.child({ part: 'check-switches' }));
+    this.file = options.dataDir ? join(options.dataDir, CHECKS_FILE) : undefined;
+    if (!this.file) return;
+    const parsed = readPrivateJson(this.file, SwitchesFile, log); // a broken file: set aside, every proxy starts on
+    for (const [key, prefs] of Object.entries(parsed?.proxies ?? {})) this.proxies.set(key, prefs);
+  }
+
+  enabled(clusterId: string, vmid: number): boolean {
+    return this.proxies.get(proxyKey(clusterId, vmid))?.off !== true;
+  }
+
+  endpoint(clusterId: string, vmid: number): CheckEndpoint | undefined {
+    return this.proxies.get(proxyKey(clusterId, vmid))?.endpoint;
+  }
+
+  setEnabled(clusterId: string, vmid: number, enabled: boolean): void {
+    this.update(proxyKey(clusterId, vmid), (p) => ({ ...p, off: enabled ? undefined : true }));
+  }
+
+  /** Remembers the protocol and port a Test used, for the scheduled checks. */
+  setEndpoint(clusterId: string, vmid: number, endpoint: CheckEndpoint): void {
+    const before = this.endpoint(clusterId, vmid);
+    if (before?.protocol === endpoint.protocol && before.port === endpoint.port) return;
+    this.update(proxyKey(clusterId, vmid), (p) => ({ ...p, endpoint }));
+  }
+
+  /** A deleted VM's switch must not carry over to a new VM that gets its VMID. */
+  forget(clusterId: string, vmids?: readonly number[]): void {
+    const keys = vmids ? vmids.map((v) => proxyKey(clusterId, v)) : [...this.proxies.keys()].filter((k) => k.startsWith(`${clusterId}/`));
+    let changed = false;
+    for (const key of keys) changed = this.proxies.delete(key) || changed;
+    if (changed) this.save();
+  }
+
+  private update(key: string, change: (p: ProxyPrefs) => ProxyPrefs): void {
+    const next = change(this.proxies.get(key) ?? {});
+    if (next.off === undefined) delete next.off;
+    if (next.off === undefined && next.endpoint === undefined) this.proxies.delete(key);
+    else this.proxies.set(key, next);
+    this.save();
+  }
+
+  private save(): void {
+    if (!this.file) return;
+    const body = { version: 1 as const, proxies: Object.fromEntries(this.proxies) };
+    try {
+      writePrivateJson(this.file, body);
+    } catch (e) {
+      // Kept in memory for this run; said once per failure, never thrown at the switch.
+      this.log.warn('check switches could not be saved', { file: this.file, reason: (e as NodeJS.ErrnoException).code ?? String(e) });
+    }
+  }
+}

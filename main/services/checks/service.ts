@@ -1,0 +1,195 @@
+/**
+ * Scheduled egress checks (issue 15): the schedule over the inventory's
+ * running proxies, the runner that checks and records, the switches kept by
+ * the app, the settings, and the power state, joined.
+ *
+ * Who is checked: a VM carrying the proxy mark (ours or the operator's: the
+ * mark is shared), running, with an address, in a cluster whose checks are
+ * on, not switched off itself, while checks are on at all. The schedule
+ * re-reads that on every inventory delta, settings change and switch.
+ */
+import type { CheckEndpoint, CheckHistory, LatestChecks, ProxyCheckSummary } from '../../../shared/channels/checks';
+import { TREND_POINTS } from '../../../shared/channels/checks';
+import type { InventoryDelta, VmRow } from '../../../shared/channels/inventory';
+import type { ProxyCheckResult, ProxyTestInput } from '../../../shared/channels/proxy-check';
+import type { AppSettings } from '../../../shared/domain/profile';
+import type { EventPayload } from '../../../shared/contract';
+import type { EventBus } from '../../ipc/event-bus';
+import type { Logger } from '../../log/logger';
+import type { HistoryStore } from '../history/types';
+import type { InventoryService } from '../inventory/service';
+import { realTimers, type Timers } from '../inventory/timers';
+import type { ProxyCheckService } from '../proxy-check/service';
+import { checkSettingsOf, type CheckSettings } from './check-settings';
+import { steadyPower, type PowerState } from './power-state';
+import { proxyKey, ProxySwitches } from './proxy-switches';
+import { CheckRunner, type CheckResultListener } from './runner';
+import { CheckSchedule, type ScheduledProxy } from './schedule';
+
+export interface CheckServiceOptions {
+  inventory: Pick<InventoryService, 'snapshot' | 'vm'>;
+  proxyCheck: ProxyCheckService;
+  history: HistoryStore;
+  /** Inventory deltas and settings changes come in, `checks.result` goes out. */
+  bus: EventBus;
+  /** The app's settings now (the schedule follows `settings.changed` after start). */
+  settings(): AppSettings;
+  /** Where `checks.json` (the per-proxy switches) lives; absent keeps them in memory. */
+  dataDir?: string;
+  /** Sleep and battery; default: no power events (browser mode). */
+  power?: PowerState;
+  timers?: Timers;
+  /** The protocol and port of a proxy Test never checked, where the app knows better than the default (the demo). */
+  endpointHint?(clusterId: string, vmid: number): CheckEndpoint | undefined;
+  logger: Logger;
+}
+
+export interface CheckService {
+  start(): void;
+  stop(): void;
+  /** Every check result, scheduled or manual, after it is recorded (the alert engine subscribes). */
+  onCheckResult(listener: CheckResultListener): () => void;
+  /** `proxies.test`: the Test button's check, recorded as manual. */
+  manualTest(input: ProxyTestInput, signal?: AbortSignal): Promise<ProxyCheckResult>;
+  latest(clusterId: string): LatestChecks;
+  history(input: { clusterId: string; vmid: number; hours: number; limit?: number }): CheckHistory;
+  setProxyEnabled(clusterId: string, vmid: number, enabled: boolean): { enabled: boolean };
+  /** One extra scheduled check of the proxy within `delayMs` (the alerts confirm a first failure with it). */
+  checkSoon(clusterId: string, vmid: number, delayMs: number): void;
+  /** For tests. */
+  readonly schedule: CheckSchedule;
+}
+
+/** Why a proxy is not on the schedule now, or undefined when it is. */
+function idleReason(row: VmRow | undefined, settings: CheckSettings, clusterId: string, switchedOn: boolean): string | undefined {
+  if (!settings.enabled) return 'Scheduled checks are off in Settings.';
+  if (settings.offClusters.has(clusterId)) return 'Scheduled checks are off for this cluster in Settings.';
+  if (!switchedOn) return 'Scheduled checks are off for this proxy.';
+  if (!row) return 'The VM is not in the inventory.';
+  if (row.owner !== 'marked') return 'The VM does not carry the proxy mark.';
+  if (row.status !== 'running') return 'The VM is not running.';
+  if (!row.address) return 'The VM has no address yet.';
+  return undefined;
+}
+
+export function createCheckService(options: CheckServiceOptions): CheckService {
+  const log = options.logger.child({ service: 'checks' });
+  const timers = options.timers ?? realTimers;
+  const power = options.power ?? steadyPower;
+  const switches = new ProxySwitches({ dataDir: options.dataDir, logger: log });
+  let settings = checkSettingsOf(options.settings());
+
+  const runner = new CheckRunner({
+    proxyCheck: options.proxyCheck,
+    history: options.history,
+    switches,
+    publish: (record) => options.bus.publish('checks.result', record),
+    describe: (clusterId, vmid) => {
+      const row = options.inventory.vm(clusterId, vmid);
+      return row && { clusterId, vmid, name: row.name, node: row.node };
+    },
+    endpointHint: options.endpointHint,
+    now: () => timers.now(),
+    logger: log,
+  });
+
+  function* targets(): Iterable<ScheduledProxy> {
+    if (!settings.enabled) return;
+    for (const cluster of options.inventory.snapshot().clusters) {
+      if (settings.offClusters.has(cluster.clusterId)) continue;
+      for (const row of cluster.vms) {
+        if (idleReason(row, settings, cluster.clusterId, switches.enabled(cluster.clusterId, row.vmid)) !== undefined) continue;
+        yield { key: proxyKey(cluster.clusterId, row.vmid), clusterId: cluster.clusterId, vmid: row.vmid, name: row.name, node: row.node };
+      }
+    }
+  }
+
+  const schedule = new CheckSchedule({
+    timers,
+    intervalMs: settings.intervalMs,
+    concurrency: settings.concurrency,
+    targets,
+    run: (target, signal) => runner.scheduled(target, signal),
+  });
+
+  const batteryPause = () => {
+    if (settings.pauseOnBattery && power.isOnBattery()) schedule.pause('on-battery');
+    else schedule.resume('on-battery');
+  };
+
+  const offs: (() => void)[] = [];
+
+  return {
+    schedule,
+    start() {
+      offs.push(
+        options.bus.subscribe((name, payload) => {
+          if (name === 'inventory.delta') {
+            const delta = payload as InventoryDelta;
+            // A deleted VM's switch must not pass to the next VM given its VMID.
+            if (delta.clusterRemoved) switches.forget(delta.clusterId);
+            else if (delta.removed.length > 0) switches.forget(delta.clusterId, delta.removed);
+            schedule.refresh();
+          } else if (name === 'settings.changed') {
+            settings = checkSettingsOf(payload as EventPayload<'settings.changed'>);
+            schedule.configure({ intervalMs: settings.intervalMs, concurrency: settings.concurrency });
+            batteryPause();
+            schedule.refresh();
+          }
+        }),
+        power.onSuspend(() => {
+          log.info('checks paused: the system sleeps');
+          schedule.pause('suspended');
+        }),
+        power.onResume(() => {
+          log.info('checks resumed: the system woke');
+          schedule.resume('suspended');
+        }),
+        power.onBattery(batteryPause),
+        power.onAC(batteryPause),
+      );
+      batteryPause();
+      schedule.refresh();
+      log.info('scheduled checks started', { intervalMinutes: settings.intervalMs / 60_000, enabled: settings.enabled });
+    },
+    stop() {
+      for (const off of offs.splice(0)) off();
+      schedule.stop();
+    },
+    onCheckResult: (listener) => runner.onCheckResult(listener),
+    manualTest: (input, signal) => runner.manual(input, signal),
+    latest(clusterId) {
+      const proxies: ProxyCheckSummary[] = [];
+      // TREND_POINTS intervals back from the latest check hold TREND_POINTS checks of a proxy on schedule (an indexed range read).
+      const span = TREND_POINTS * settings.intervalMs;
+      for (const latest of options.history.latestChecks(clusterId)) {
+        const recent = options.history.checks(clusterId, latest.vmid, latest.at - span).slice(-TREND_POINTS);
+        proxies.push({
+          vmid: latest.vmid,
+          latest,
+          trend: recent.map((c) => (c.ok && c.latencyMs !== undefined ? c.latencyMs : null)),
+        });
+      }
+      return { clusterId, proxies };
+    },
+    history({ clusterId, vmid, hours, limit = 500 }) {
+      const checks = options.history.checks(clusterId, vmid, timers.now() - hours * 3_600_000).slice(-limit);
+      const enabled = switches.enabled(clusterId, vmid);
+      const reason = idleReason(options.inventory.vm(clusterId, vmid), settings, clusterId, enabled);
+      return {
+        checks,
+        enabled,
+        ...(reason ? { idleReason: reason } : {}),
+        endpoint: runner.endpointOf(clusterId, vmid),
+        intervalMinutes: settings.intervalMs / 60_000,
+      };
+    },
+    checkSoon: (clusterId, vmid, delayMs) => schedule.checkSoon(proxyKey(clusterId, vmid), delayMs),
+    setProxyEnabled(clusterId, vmid, enabled) {
+      switches.setEnabled(clusterId, vmid, enabled);
+      log.info('proxy check switch', { cluster: clusterId, vmid, enabled });
+      schedule.refresh();
+      return { enabled: switches.enabled(clusterId, vmid) };
+    },
+  };
+}

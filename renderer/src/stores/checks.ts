@@ -1,0 +1,123 @@
+/**
+ * Scheduled egress checks as main last told us: per proxy, the latest check
+ * and the last few latencies (the table's cell), loaded per cluster as the
+ * inventory lists clusters, then kept current by `checks.result`; and the
+ * history of the proxies whose drawer is open, loaded on demand.
+ */
+import { create } from 'zustand';
+import type { DesktopApi } from '../../../shared/api';
+import { TREND_POINTS, type CheckEntry, type CheckHistory, type ProxyCheckSummary } from '../../../shared/channels/checks';
+import type { AppErrorValue } from '../../../shared/errors';
+import { useInventory } from './inventory';
+import { notAttached } from './not-attached';
+
+export const checksKey = (clusterId: string, vmid: number) => `${clusterId}/${vmid}`;
+
+/** The drawer shows a day of checks, at most this many. */
+export const HISTORY_HOURS = 24;
+export const HISTORY_LIMIT = 288;
+
+export interface HistoryEntry {
+  loading: boolean;
+  value: CheckHistory | undefined;
+  error: AppErrorValue | undefined;
+}
+
+export interface ChecksState {
+  /** `${clusterId}/${vmid}` → the latest check and the latency trend. */
+  latest: Record<string, ProxyCheckSummary>;
+  /** Clusters whose latest checks were asked for. */
+  loadedClusters: Record<string, true>;
+  histories: Record<string, HistoryEntry>;
+  api: DesktopApi | undefined;
+  attach(api: DesktopApi): () => void;
+  reload(): Promise<void>;
+  loadCluster(clusterId: string): Promise<void>;
+  applyResult(entry: CheckEntry): void;
+  loadHistory(clusterId: string, vmid: number): Promise<void>;
+  setEnabled(clusterId: string, vmid: number, enabled: boolean): Promise<AppErrorValue | undefined>;
+}
+
+export const useChecks = create<ChecksState>((set, get) => ({
+  latest: {},
+  loadedClusters: {},
+  histories: {},
+  api: undefined,
+
+  attach(api) {
+    set({ api });
+    const off = api.on['checks.result']((entry) => get().applyResult(entry));
+    // Each cluster the inventory lists gets its latest checks once; a reconnect reloads them all.
+    const follow = () => {
+      for (const c of useInventory.getState().clusters) if (!get().loadedClusters[c.clusterId]) void get().loadCluster(c.clusterId);
+    };
+    const offInventory = useInventory.subscribe(follow);
+    follow();
+    return () => {
+      off();
+      offInventory();
+      set({ api: undefined });
+    };
+  },
+
+  async reload() {
+    const clusters = Object.keys(get().loadedClusters);
+    set({ loadedClusters: {} });
+    await Promise.all(clusters.map((c) => get().loadCluster(c)));
+    for (const key of Object.keys(get().histories)) {
+      const [clusterId, vmid] = [key.slice(0, key.lastIndexOf('/')), Number(key.slice(key.lastIndexOf('/') + 1))];
+      void get().loadHistory(clusterId, vmid);
+    }
+  },
+
+  async loadCluster(clusterId) {
+    const api = get().api;
+    if (!api) return;
+    set((s) => ({ loadedClusters: { ...s.loadedClusters, [clusterId]: true } }));
+    const answer = await api.request['checks.latest']({ clusterId });
+    if (!answer.ok) return;
+    set((s) => {
+      const latest = { ...s.latest };
+      for (const p of answer.value.proxies) latest[checksKey(clusterId, p.vmid)] = p;
+      return { latest };
+    });
+  },
+
+  applyResult(entry) {
+    const key = checksKey(entry.clusterId, entry.vmid);
+    set((s) => {
+      const before = s.latest[key];
+      const point = entry.ok && entry.latencyMs !== undefined ? entry.latencyMs : null;
+      const latest = {
+        ...s.latest,
+        [key]: { vmid: entry.vmid, latest: entry, trend: [...(before?.trend ?? []), point].slice(-TREND_POINTS) },
+      };
+      const open = s.histories[key];
+      if (!open?.value) return { latest };
+      const checks = [...open.value.checks, entry].slice(-HISTORY_LIMIT);
+      return { latest, histories: { ...s.histories, [key]: { ...open, value: { ...open.value, checks } } } };
+    });
+  },
+
+  async loadHistory(clusterId, vmid) {
+    const key = checksKey(clusterId, vmid);
+    const put = (entry: Partial<HistoryEntry>) =>
+      set((s) => ({
+        histories: { ...s.histories, [key]: { ...(s.histories[key] ?? { loading: false, value: undefined, error: undefined }), ...entry } },
+      }));
+    const api = get().api;
+    put({ loading: true });
+    const input = { clusterId, vmid, hours: HISTORY_HOURS, limit: HISTORY_LIMIT };
+    const answer = api ? await api.request['checks.history'](input) : await notAttached<CheckHistory>();
+    put(answer.ok ? { loading: false, value: answer.value, error: undefined } : { loading: false, error: answer.error });
+  },
+
+  async setEnabled(clusterId, vmid, enabled) {
+    const api = get().api;
+    const input = { clusterId, vmid, enabled };
+    const answer = api ? await api.request['checks.setProxyEnabled'](input) : await notAttached<{ enabled: boolean }>();
+    if (!answer.ok) return answer.error;
+    await get().loadHistory(clusterId, vmid);
+    return undefined;
+  },
+}));

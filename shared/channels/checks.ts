@@ -1,0 +1,90 @@
+/**
+ * Scheduled egress checks (issue 15): every running proxy is checked through
+ * itself every few minutes; the table shows each proxy's last check and a
+ * short latency trend, the drawer its history and its off switch.
+ */
+import { z } from 'zod';
+import { boundedText, defineChannels, defineEvents } from '../define';
+import { ProxyCheckStage, ProxyProtocol } from './proxy-check';
+
+const clusterId = boundedText(200);
+const vmid = z.number().int().min(100).max(999_999_999);
+
+/** One check as the history keeps it (main/services/history/types.ts CheckRecord). Times are epoch milliseconds. */
+export const CheckEntry = z
+  .object({
+    clusterId: z.string(),
+    vmid: z.number().int(),
+    at: z.number(),
+    ok: z.boolean(),
+    latencyMs: z.number().nonnegative().optional(),
+    httpStatus: z.number().int().optional(),
+    egressAddress: z.string().optional(),
+    stage: ProxyCheckStage.optional(),
+    problem: z.string().optional(),
+    origin: z.enum(['scheduled', 'manual']),
+  })
+  .strict();
+export type CheckEntry = z.infer<typeof CheckEntry>;
+
+/** How many latencies the table's sparkline draws. */
+export const TREND_POINTS = 12;
+
+export const ProxyCheckSummary = z
+  .object({
+    vmid: z.number().int(),
+    latest: CheckEntry,
+    /** The last TREND_POINTS checks' latencies, oldest first; null where a check failed. */
+    trend: z.array(z.number().nonnegative().nullable()),
+  })
+  .strict();
+export type ProxyCheckSummary = z.infer<typeof ProxyCheckSummary>;
+
+export const LatestChecks = z.object({ clusterId: z.string(), proxies: z.array(ProxyCheckSummary) }).strict();
+export type LatestChecks = z.infer<typeof LatestChecks>;
+
+/** The protocol and port a scheduled check uses: the last ones Test used for this proxy, else the default. */
+export const CheckEndpoint = z.object({ protocol: ProxyProtocol, port: z.number().int().min(1).max(65_535) }).strict();
+export type CheckEndpoint = z.infer<typeof CheckEndpoint>;
+
+export const CheckHistoryInput = z
+  .object({
+    clusterId,
+    vmid,
+    /** How far back, in hours (at most 30 days, the database's default retention). */
+    hours: z.number().positive().max(720),
+    /** The newest checks to send at most. */
+    limit: z.number().int().min(1).max(2000).optional(),
+  })
+  .strict();
+
+export const CheckHistory = z
+  .object({
+    /** Oldest first; the newest `limit` of the span. */
+    checks: z.array(CheckEntry),
+    /** The proxy's own switch: false when the user turned its scheduled checks off. */
+    enabled: z.boolean(),
+    /** Why the schedule does not check this proxy now, in words (checks off, cluster off, not running, no address). */
+    idleReason: z.string().optional(),
+    endpoint: CheckEndpoint,
+    intervalMinutes: z.number().int(),
+  })
+  .strict();
+export type CheckHistory = z.infer<typeof CheckHistory>;
+
+export const checksChannels = defineChannels({
+  /** The latest check and the latency trend of every proxy of a cluster that has been checked (the table). */
+  'checks.latest': { input: z.object({ clusterId }).strict(), output: LatestChecks },
+  /** One proxy's checks over a span, its switch and why it is idle (the drawer). */
+  'checks.history': { input: CheckHistoryInput, output: CheckHistory },
+  /** Turn one proxy's scheduled checks on or off; kept across restarts. */
+  'checks.setProxyEnabled': {
+    input: z.object({ clusterId, vmid, enabled: z.boolean() }).strict(),
+    output: z.object({ enabled: z.boolean() }).strict(),
+  },
+});
+
+export const checksEvents = defineEvents({
+  /** A check finished (scheduled or Test) and was recorded. */
+  'checks.result': CheckEntry,
+});
