@@ -54,7 +54,7 @@ describe('renderer shell', () => {
 
   it('switches views with Ctrl+number', () => {
     render(<App />);
-    fireEvent.keyDown(window, { key: '7', ctrlKey: true });
+    fireEvent.keyDown(window, { key: '8', ctrlKey: true });
     expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('Settings');
   });
 });

@@ -1,8 +1,11 @@
+import { unacknowledgedCount, useAlerts } from '../stores/alerts';
 import { useUi, views } from '../stores/ui';
 
 export function Nav() {
   const current = useUi((s) => s.view);
   const setView = useUi((s) => s.setView);
+  // Open alerts nobody has acknowledged yet: a count beside Alerts, named for assistive technology.
+  const unacknowledged = useAlerts((s) => unacknowledgedCount(s.alerts));
   return (
     <nav className="nav" aria-label="Views">
       <div className="brand" aria-hidden="true">
@@ -19,6 +22,14 @@ export function Nav() {
               onClick={() => setView(v.id)}
             >
               {v.label}
+              {v.id === 'alerts' && unacknowledged > 0 && (
+                <>
+                  <span className="nav-badge" aria-hidden="true">
+                    {unacknowledged}
+                  </span>
+                  <span className="sr-only"> ({unacknowledged} open)</span>
+                </>
+              )}
             </button>
           </li>
         ))}

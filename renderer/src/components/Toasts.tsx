@@ -1,7 +1,11 @@
 /**
  * The notices main sends in browser mode (a proxy got its address, a
- * create failed) as toasts: what happened, a way to the task, and a close.
- * The desktop shell shows the same notices as system notifications.
+ * create failed, an alert raised or resolved) as toasts: what happened, a
+ * way to the task, and a close. They take a row of the app's grid under the
+ * content (notices.css), so one that stays until dismissed (a bad one: the
+ * demo's node down) never covers a control. A bad notice is an alert to
+ * assistive technology, the others a status. The desktop shell shows the
+ * same notices as system notifications.
  */
 import { useEffect } from 'react';
 import { useTasks, type Toast } from '../stores/tasks';

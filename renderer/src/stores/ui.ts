@@ -10,6 +10,7 @@ export const views = [
   { id: 'proxies', label: 'Proxies' },
   { id: 'tasks', label: 'Tasks' },
   { id: 'cleanup', label: 'Cleanup' },
+  { id: 'alerts', label: 'Alerts' },
   { id: 'settings', label: 'Settings' },
 ] as const;
 export type ViewId = (typeof views)[number]['id'];

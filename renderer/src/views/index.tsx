@@ -1,4 +1,5 @@
 import type { ViewId } from '../stores/ui';
+import { AlertsView } from './alerts/AlertsView';
 import { CleanupView } from './cleanup/CleanupView';
 import { ProxiesView } from './proxies/ProxiesView';
 import { TasksView } from './tasks/TasksView';
@@ -15,6 +16,7 @@ export function CurrentView({ view }: { view: ViewId }) {
   if (view === 'proxies') return <ProxiesView />;
   if (view === 'tasks') return <TasksView />;
   if (view === 'cleanup') return <CleanupView />;
+  if (view === 'alerts') return <AlertsView />;
   // Every view is handled above; the type makes a new view without a branch a compile error.
   return view satisfies never;
 }

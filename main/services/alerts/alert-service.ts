@@ -1,0 +1,248 @@
+/**
+ * The alerts, joined: the engine over the history database, the rules fed
+ * from the event bus (inventory deltas, node health, this app's tasks,
+ * settings), from the egress checks' results and from the template watch
+ * (the catalogue templates' configs judged by the doctor's rules), and the
+ * delivery of every raise and resolve (desktop notification, webhooks,
+ * `alert.*` events).
+ *
+ * At start the rules are evaluated once over what the inventory and the
+ * health service already hold, so an alert left open by the previous run
+ * whose condition cleared meanwhile resolves without waiting for a change.
+ */
+import type { AlertView } from '../../../shared/channels/alerts';
+import type { HealthSnapshot } from '../../../shared/channels/health';
+import type { InventoryDelta, InventorySnapshot } from '../../../shared/channels/inventory';
+import type { TaskView } from '../../../shared/channels/tasks';
+import { alertThresholds, AlertRuleId, type AlertRuleSettings } from '../../../shared/domain/alert-rules';
+import type { AppSettings } from '../../../shared/domain/profile';
+import type { EventPayload } from '../../../shared/contract';
+import { AppError } from '../../ipc/app-error';
+import type { EventBus } from '../../ipc/event-bus';
+import type { Logger } from '../../log/logger';
+import type { ClusterDirectory } from '../clusters/cluster';
+import type { AlertRecord, CheckRecord, HistoryStore } from '../history/types';
+import type { Notifier } from '../tasks/notifier';
+import { ClusterRules } from './cluster-rules';
+import { createAlertDelivery, type AlertDelivery } from './delivery';
+import { AlertEngine } from './engine';
+import { ProxyRules, type CheckedProxy } from './proxy-rules';
+import { createWebhookAgent, type SendPolicy } from './webhook-sender';
+import { TemplateRules } from './template-rules';
+import { createTemplateWatch, type TemplateWatch } from './template-watch';
+import { createWebhookTargetStore, type WebhookTargetStore } from './webhook-targets';
+import type { SecretVault } from '../secrets/vault';
+
+/** Tasks of this app after which a proxy is expected not to run (until it runs again). */
+const STOPPING_KINDS: ReadonlySet<TaskView['kind']> = new Set(['stop-proxy', 'shutdown-proxy', 'reboot-proxy', 'delete-proxy']);
+const RECENT_MS = 7 * 24 * 3600_000;
+const RECENT_LIMIT = 200;
+
+export interface AlertServiceOptions {
+  history: HistoryStore;
+  bus: EventBus;
+  directory: ClusterDirectory;
+  /** What is already known at start. */
+  inventorySnapshot: () => InventorySnapshot;
+  healthSnapshot: () => HealthSnapshot;
+  settings: () => AppSettings;
+  updateSettings: (patch: Partial<AppSettings>) => AppSettings;
+  notifier: Notifier;
+  vault: SecretVault;
+  dataDir?: string;
+  logger: Logger;
+  now?: () => number;
+  /** How often pending conditions (a node unreachable for 60 s) are looked at; default 5 s. */
+  tickMs?: number;
+  /** One more check of a proxy soon after a failure short of the threshold (the checks service's checkSoon). */
+  confirmFailure?: (clusterId: string, vmid: number) => void;
+  /** Webhook timeouts and retries; tests shorten the backoff. */
+  sendPolicy?: SendPolicy;
+  /** How often each cluster's catalogue templates are read and judged; default 10 min (template-watch.ts). */
+  templateCheckMs?: number;
+}
+
+export interface AlertService {
+  start(): void;
+  /** An egress check's result (scheduled or Test): the checks service's onCheckResult listener. */
+  observeCheck(record: CheckRecord, proxy: CheckedProxy): void;
+  list(): { open: AlertView[]; recent: AlertView[] };
+  acknowledge(id: number): AlertView;
+  setRules(rules: AlertRuleSettings): AppSettings;
+  readonly targets: WebhookTargetStore;
+  readonly delivery: AlertDelivery;
+  /** The catalogue templates' verdicts (tests call checkNow). */
+  readonly templates: TemplateWatch;
+  /** Raises what became due now (the timer calls it; tests call it with their clock). */
+  tick(): void;
+  close(): Promise<void>;
+}
+
+export function viewOf(alert: AlertRecord): AlertView {
+  const iso = (ms: number) => new Date(ms).toISOString();
+  return {
+    id: alert.id,
+    rule: alert.rule,
+    clusterId: alert.clusterId,
+    target: alert.target,
+    label: alert.label,
+    raisedAt: iso(alert.raisedAt),
+    ...(alert.resolvedAt !== undefined ? { resolvedAt: iso(alert.resolvedAt) } : {}),
+    ...(alert.acknowledgedAt !== undefined ? { acknowledgedAt: iso(alert.acknowledgedAt) } : {}),
+    reason: alert.reason,
+    hint: alert.hint,
+  };
+}
+
+export function createAlertService(options: AlertServiceOptions): AlertService {
+  const log = options.logger.child({ service: 'alerts' });
+  const now = options.now ?? Date.now;
+  const thresholds = () => alertThresholds(options.settings().alertRules);
+  const clusterName = (clusterId: string) => options.directory.list().find((c) => c.id === clusterId)?.name ?? clusterId;
+  const agent = createWebhookAgent(options.sendPolicy?.timeoutMs);
+  const targets = createWebhookTargetStore({ dataDir: options.dataDir, vault: options.vault, logger: log });
+  const delivery = createAlertDelivery({
+    notifier: options.notifier,
+    targets,
+    dispatcher: agent,
+    clusterName,
+    logger: log,
+    now,
+    ...(options.sendPolicy ? { policy: options.sendPolicy } : {}),
+  });
+  const engine = new AlertEngine({
+    store: options.history,
+    now,
+    onEvent: (event) => {
+      log.info(`alert ${event.kind}`, { rule: event.alert.rule, cluster: event.alert.clusterId, target: event.alert.target });
+      options.bus.publish(event.kind === 'raised' ? 'alert.raised' : 'alert.resolved', viewOf(event.alert));
+      delivery.deliver(event);
+    },
+  });
+  const lastGoodBefore = (clusterId: string, vmid: number, at: number) =>
+    options.history
+      .checks(clusterId, vmid, at - RECENT_MS, at - 1)
+      .filter((c) => c.ok && c.egressAddress)
+      .at(-1);
+  const proxies = new ProxyRules(engine, thresholds, lastGoodBefore, options.confirmFailure);
+  const cluster = new ClusterRules(engine, thresholds, clusterName);
+  const templates = createTemplateWatch({
+    directory: options.directory,
+    rules: new TemplateRules(engine, thresholds, clusterName),
+    logger: log,
+    ...(options.templateCheckMs !== undefined ? { intervalMs: options.templateCheckMs } : {}),
+  });
+  const seedStorageOf = (clusterId: string) => options.directory.list().find((c) => c.id === clusterId)?.profile.isoStorage;
+  const unsubscribe: (() => void)[] = [];
+  let timer: ReturnType<typeof setInterval> | undefined;
+  let closed: Promise<void> | undefined;
+
+  function onDelta(delta: InventoryDelta): void {
+    for (const row of [...delta.added, ...delta.changed]) proxies.observeVm(row);
+    for (const vmid of delta.removed) proxies.removed(delta.clusterId, vmid);
+    const seed = seedStorageOf(delta.clusterId);
+    if (delta.nodes && seed) cluster.observeNodes(delta.clusterId, delta.nodes, seed);
+  }
+
+  function onHealth(update: EventPayload<'health.update'>): void {
+    templates.observeHealth(update.clusterId, update.latest.reason);
+    cluster.observeNodeHealth({
+      clusterId: update.clusterId,
+      node: update.node,
+      reason: update.latest.reason,
+      message: update.latest.message,
+    });
+  }
+
+  /** Rules switched off resolve what they hold open. */
+  function applySwitches(): void {
+    const t = thresholds();
+    for (const rule of AlertRuleId.options) {
+      if (t.enabled[rule]) continue;
+      for (const alert of engine.openOf(rule)) engine.clear(rule, alert.clusterId, alert.target);
+    }
+  }
+
+  function evaluateKnown(): void {
+    try {
+      for (const inv of options.inventorySnapshot().clusters)
+        onDelta({ revision: 1, clusterId: inv.clusterId, added: inv.vms, changed: [], removed: [], nodes: inv.nodes });
+      for (const c of options.healthSnapshot().clusters)
+        for (const n of c.nodes)
+          if (n.latest)
+            cluster.observeNodeHealth({ clusterId: c.clusterId, node: n.node, reason: n.latest.reason, message: n.latest.message });
+    } catch (err) {
+      log.warn('first alert evaluation incomplete', { error: (err as Error).message });
+    }
+    applySwitches();
+  }
+
+  return {
+    targets,
+    delivery,
+    templates,
+    start() {
+      if (timer) return;
+      unsubscribe.push(
+        options.bus.subscribe((name, payload) => {
+          if (name === 'inventory.delta') onDelta(payload as InventoryDelta);
+          else if (name === 'health.update') onHealth(payload as EventPayload<'health.update'>);
+          else if (name === 'settings.changed') applySwitches();
+          else if (name === 'tasks.update') {
+            const task = payload as TaskView;
+            if (STOPPING_KINDS.has(task.kind) && task.vmid !== undefined) proxies.stoppedByThisApp(task.clusterId, task.vmid);
+          }
+        }),
+      );
+      evaluateKnown();
+      templates.start();
+      timer = setInterval(() => engine.tick(), options.tickMs ?? 5_000);
+      timer.unref();
+    },
+    observeCheck(record, proxy) {
+      try {
+        proxies.observeCheck(record, proxy);
+      } catch (err) {
+        log.warn('alert evaluation of a check failed', { error: (err as Error).message });
+      }
+    },
+    list() {
+      const open = options.history.openAlerts().sort((a, b) => b.raisedAt - a.raisedAt);
+      const recent = options.history.recentAlerts(now() - RECENT_MS, RECENT_LIMIT);
+      return { open: open.map(viewOf), recent: recent.map(viewOf) };
+    },
+    acknowledge(id) {
+      const acknowledged = options.history.acknowledgeAlert(id, now());
+      if (!acknowledged) throw new AppError('not-found', 'That alert no longer exists.', 'Refresh the Alerts view.');
+      let view = viewOf(acknowledged);
+      // Acknowledging a changed address accepts it: the alert resolves, and the new address is the one compared with.
+      if (acknowledged.rule === 'egress-address-changed' && acknowledged.resolvedAt === undefined) {
+        const vmid = Number(acknowledged.target.replace(/^vm:/, ''));
+        proxies.accepted(acknowledged.clusterId, vmid);
+        const resolved = options.history.recentAlerts(acknowledged.raisedAt - 1, RECENT_LIMIT).find((a) => a.id === id);
+        if (resolved) view = viewOf({ ...resolved, acknowledgedAt: acknowledged.acknowledgedAt });
+      }
+      // Every window (the other Electron window, a browser-mode page) takes it out of its list's count and its Nav badge.
+      options.bus.publish('alert.acknowledged', view);
+      return view;
+    },
+    setRules(rules) {
+      const next = options.updateSettings({ alertRules: rules });
+      options.bus.publish('settings.changed', next);
+      return next;
+    },
+    tick: () => engine.tick(),
+    close() {
+      // Idempotent: the shell and a test may both dispose the app, and undici refuses to close a pool twice.
+      closed ??= (async () => {
+        if (timer) clearInterval(timer);
+        timer = undefined;
+        templates.stop();
+        unsubscribe.splice(0).forEach((u) => u());
+        await delivery.close();
+        await agent.close();
+      })();
+      return closed;
+    },
+  };
+}
