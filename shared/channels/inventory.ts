@@ -29,6 +29,8 @@ export const VmRow = z
     address: z.string().optional(),
     cores: z.number().optional(),
     memoryMiB: z.number().optional(),
+    /** The boot disk's size as listed (`maxdisk`): Reconfigure offers only a larger one (issue 16). */
+    diskBytes: z.number().optional(),
     /** When the guest last started (ISO time); the view derives the uptime from it. */
     startedAt: z.string().optional(),
     /** From the mark. */

@@ -77,6 +77,8 @@ describe.skipIf(skipReason !== undefined)('the proxies table in the browser agai
     const dialog = page.getByRole('dialog', { name: 'Delete 2 proxies?' });
     expect(await dialog.getByText(first).count()).toBe(1);
     expect(await dialog.getByText(second).count()).toBe(1);
+    // The demo's proxies are operator-made: the delete waits for the operator warning's acknowledgement (issue 16).
+    await dialog.getByRole('checkbox', { name: /operator may undo this change/ }).check();
     await dialog.getByRole('button', { name: 'Delete 2 proxies' }).click();
     await expect.poll(() => page.getByText('Started 2 delete tasks').count()).toBe(1);
     await expect.poll(async () => (await row(first).count()) + (await row(second).count()), poll).toBe(0);

@@ -127,7 +127,7 @@ function vmRows(
       const age = ageSeconds === undefined ? 'at an unknown time' : `${formatAge(ageSeconds)} ago`;
       halfBuilt.push({
         ...row,
-        reason: `Marked as ours, made ${age} and stopped: a create that never finished, or a proxy stopped by hand. Resume its task or delete it.`,
+        reason: `Marked as ours, made ${age} and stopped: a create that never finished, or a proxy stopped by hand. Start it, open its task (Resume or Clean up), or delete it.`,
       });
     }
     const refs = driveRefs(r.config).map((d) => d.volid);

@@ -4,7 +4,8 @@
  * content, and `?` (outside a field) opening a dialog listing every shortcut.
  * The list is kept beside the handlers it describes: App.tsx (Ctrl+number),
  * create/open-state.ts (Ctrl+N), SearchInput (Ctrl+F, /, Escape), Dialog
- * (Escape, Tab), the Proxies grid and view (arrows, Space, Enter, Delete).
+ * (Escape, Tab), the Proxies grid and view (arrows, Space, Enter, Delete, Shift+S/X/R:
+ * ProxiesView.tsx keyAction) and a row's Actions menu (proxies/actions/ActionMenu.tsx).
  */
 import { useEffect, useState } from 'react';
 import { views } from '../stores/ui';
@@ -43,7 +44,20 @@ export const shortcutGroups: { title: string; shortcuts: Shortcut[] }[] = [
       { keys: ['Space'], does: 'Select or unselect the proxy' },
       { keys: ['Enter'], does: 'Open its details' },
       { keys: ['Delete'], does: 'Delete the selected proxies (asks first; Enter confirms)' },
+      { keys: ['Shift+F10', 'Menu'], does: 'Open the Actions menu of the proxy with focus (Tab from the row reaches its button too)' },
+      { keys: ['Shift+S'], does: 'Start the selected proxies (or the one with focus)' },
+      { keys: ['Shift+X'], does: 'Stop the selected proxies, hard (asks first)' },
+      { keys: ['Shift+R'], does: 'Reboot the selected proxies (asks first)' },
       { keys: ['Escape'], does: 'Close the details' },
+    ],
+  },
+  {
+    title: 'A row’s Actions menu',
+    shortcuts: [
+      { keys: ['↑', '↓'], does: 'Previous or next action (a greyed one says why it does not apply)' },
+      { keys: ['Home', 'End'], does: 'First or last action' },
+      { keys: ['Enter', 'Space'], does: 'Run the action (or open its dialog)' },
+      { keys: ['Escape', 'Tab'], does: 'Close the menu; focus goes back to its button' },
     ],
   },
   {

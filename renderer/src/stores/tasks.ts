@@ -6,7 +6,14 @@
 import { create } from 'zustand';
 import type { DesktopApi } from '../../../shared/api';
 import type { AppErrorValue, Envelope } from '../../../shared/errors';
-import type { CreateProxiesInput, PowerInput, TaskView } from '../../../shared/channels/tasks';
+import type {
+  CreateProxiesInput,
+  MigrateInput,
+  PowerInput,
+  ReconfigureInput,
+  RecreateInput,
+  TaskView,
+} from '../../../shared/channels/tasks';
 
 export interface LogLine {
   n: number;
@@ -62,9 +69,14 @@ export interface TasksState {
   watchLog(id: string): () => void;
   act(id: string, action: TaskAction): Promise<Envelope<unknown>>;
   createProxies(input: CreateProxiesInput): Promise<Envelope<{ parentId?: string; taskIds: string[] }>>;
-  deleteProxies(clusterId: string, ids: string[]): Promise<Envelope<{ taskIds: string[] }>>;
+  /** `acknowledged`: the user confirmed the operator warning (main refuses an operator-made VM without it). */
+  deleteProxies(clusterId: string, ids: string[], acknowledged?: boolean): Promise<Envelope<{ parentId?: string; taskIds: string[] }>>;
   /** Issue 16: start, shut down, stop or reboot proxies (main refuses what does not apply). */
   power(input: PowerInput): Promise<Envelope<{ parentId?: string; taskIds: string[] }>>;
+  /** Issue 16: migrate, reconfigure or recreate proxies (main refuses what does not apply, before any task). */
+  migrate(input: MigrateInput): Promise<Envelope<{ parentId?: string; taskIds: string[] }>>;
+  reconfigure(input: ReconfigureInput): Promise<Envelope<{ parentId?: string; taskIds: string[] }>>;
+  recreate(input: RecreateInput): Promise<Envelope<{ parentId?: string; taskIds: string[] }>>;
 }
 
 export const logKey = (id: string, upid: string) => `${id}|${upid}`;
@@ -199,16 +211,34 @@ export const useTasks = create<TasksState>((set, get) => ({
     return api.request['tasks.createProxies'](input);
   },
 
-  async deleteProxies(clusterId, ids) {
+  async deleteProxies(clusterId, ids, acknowledged) {
     const api = get().api;
     if (!api) return { ok: false, error: notAttached };
-    return api.request['tasks.deleteProxies']({ clusterId, ids });
+    return api.request['tasks.deleteProxies']({ clusterId, ids, ...(acknowledged ? { acknowledgeOperatorWarning: true as const } : {}) });
   },
 
   async power(input) {
     const api = get().api;
     if (!api) return { ok: false, error: notAttached };
     return api.request['tasks.power'](input);
+  },
+
+  async migrate(input) {
+    const api = get().api;
+    if (!api) return { ok: false, error: notAttached };
+    return api.request['tasks.migrate'](input);
+  },
+
+  async reconfigure(input) {
+    const api = get().api;
+    if (!api) return { ok: false, error: notAttached };
+    return api.request['tasks.reconfigure'](input);
+  },
+
+  async recreate(input) {
+    const api = get().api;
+    if (!api) return { ok: false, error: notAttached };
+    return api.request['tasks.recreate'](input);
   },
 }));
 

@@ -19,6 +19,7 @@ import { SeedTable } from './SeedTable';
 import { GraceInput } from './GraceInput';
 import { TemplateLeftovers } from './TemplateLeftovers';
 import { VmList } from './VmList';
+import { HalfBuiltActions, MissingSeedActions } from './VmSuggestions';
 import './cleanup.css';
 
 export function CleanupView() {
@@ -105,12 +106,14 @@ export function CleanupView() {
           <VmList
             label="Half-built proxies"
             vms={report.halfBuilt}
-            note="Marked VMs, stopped and older than the grace period: a create that never finished. Delete them from the Proxies view."
+            note="Marked VMs, stopped and older than the grace period: a create that never finished, or a proxy stopped by hand. Start it, open its task (Resume or Clean up there), or delete it."
+            actions={(v) => <HalfBuiltActions clusterId={report.clusterId} vm={v} />}
           />
           <VmList
             label="Proxies missing their seed"
             vms={report.missingSeed}
-            note="Marked VMs whose seed ISO is not on the ISO storage; they cannot be rebuilt from it."
+            note="Marked VMs whose seed ISO is not on the ISO storage; they cannot be rebuilt from it. Recreate one from its row in Proxies."
+            actions={(v) => <MissingSeedActions clusterId={report.clusterId} vm={v} />}
           />
           {s.clusterId && (report.templateBuilds !== undefined || report.importImages !== undefined) && (
             <TemplateLeftovers clusterId={s.clusterId} builds={report.templateBuilds ?? []} images={report.importImages ?? []} />

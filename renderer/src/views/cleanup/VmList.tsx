@@ -1,4 +1,8 @@
-/** VMs the scan found worth a look (half-built, missing their seed, foreign look-alikes), each with the reason. */
+/**
+ * VMs the scan found worth a look (half-built, missing their seed, foreign look-alikes), each with the reason and,
+ * where one helps, the actions that act on it (VmSuggestions.tsx).
+ */
+import type { ReactNode } from 'react';
 import type { VmRow } from '../../../../shared/channels/cleanup';
 import { DataTable, type DataColumn } from '../../components/common';
 
@@ -9,14 +13,15 @@ const columns: DataColumn<VmRow>[] = [
   { id: 'reason', header: 'Why', cell: (v) => v.reason },
 ];
 
-export function VmList({ label, vms, note }: { label: string; vms: VmRow[]; note: string }) {
+export function VmList({ label, vms, note, actions }: { label: string; vms: VmRow[]; note: string; actions?: (v: VmRow) => ReactNode }) {
+  const shown = actions ? [...columns, { id: 'actions', header: 'What to do', cell: actions } satisfies DataColumn<VmRow>] : columns;
   return (
     <section aria-label={label} className="cleanup-section">
       <h2>
         {label} ({vms.length})
       </h2>
       <p className="muted">{note}</p>
-      <DataTable label={label} columns={columns} rows={vms} rowKey={(v) => `${v.node}/${v.vmid}`} />
+      <DataTable label={label} columns={shown} rows={vms} rowKey={(v) => `${v.node}/${v.vmid}`} />
     </section>
   );
 }

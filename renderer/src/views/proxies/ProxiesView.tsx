@@ -1,9 +1,12 @@
 /**
  * The Proxies view: every VM of every cluster in one virtualised table,
- * with search, filters, multi-select, a details drawer and delete. Delete
- * (the key, from a row, a row's checkbox or anywhere outside a field) asks
- * to delete the selection; Ctrl+N opens Create proxy. The drawer is a side
- * sheet that narrows the table (a full panel on narrow windows).
+ * with search, filters, multi-select, a details drawer and the row actions
+ * (issue 16: a menu per row, the toolbar on the selection, the drawer's bar;
+ * actions/). Delete (the key, from a row, a row's checkbox or anywhere
+ * outside a field) asks to delete the selection; Shift+S, Shift+X and
+ * Shift+R start, stop and reboot the selection (or the focused row);
+ * Ctrl+N opens Create proxy. The drawer is a side sheet that narrows the
+ * table (a full panel on narrow windows).
  */
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { EmptyState } from '../../components/common/EmptyState';
@@ -12,7 +15,7 @@ import { isDialogOpen } from '../../components/common/focusable';
 import { SearchInput } from '../../components/common/SearchInput';
 import { Toolbar } from '../../components/common/Toolbar';
 import { useInventory } from '../../stores/inventory';
-import { useActionsAvailable, useConnection } from '../../stores/connection';
+import { useConnection } from '../../stores/connection';
 import { useUi } from '../../stores/ui';
 import { CreateProxyDialog } from '../create/CreateProxyDialog';
 import { NewProxyButton } from '../create/NewProxyButton';
@@ -20,7 +23,13 @@ import { useCreateDialog } from '../create/open-state';
 import { useProxyFocus } from '../../stores/proxy-focus';
 import { useSecretsNeeded } from '../../stores/secrets-needed';
 import { ViewFrame } from '../Placeholder';
-import { DeleteProxies, type DeleteOutcome } from './DeleteProxies';
+import { ActionDialogs, ActionNotice } from './actions/ActionDialogs';
+import { ActionMenu } from './actions/ActionMenu';
+import { useProxyActions } from './actions/action-store';
+import { subjectOf } from './actions/action-subject';
+import { SelectionActions } from './actions/SelectionActions';
+import { useProfiles } from '../../stores/profiles';
+import type { ProxyAction } from '../../../../shared/domain/proxy-actions';
 import { Filters } from './Filters';
 import { ProxyDrawer } from './ProxyDrawer';
 import { ProxyTable, rowElement } from './ProxyTable';
@@ -34,20 +43,31 @@ function isTyping(target: EventTarget | null) {
   return target.isContentEditable || ['TEXTAREA', 'SELECT'].includes(target.tagName);
 }
 
+const keyActions: Record<string, ProxyAction> = { S: 'start', X: 'stop', R: 'reboot' };
+
+/** Delete; Shift+S start, Shift+X stop (asks first), Shift+R reboot (asks first). */
+function keyAction(e: KeyboardEvent): ProxyAction | undefined {
+  if (e.ctrlKey || e.metaKey || e.altKey) return undefined;
+  if (e.key === 'Delete') return 'delete';
+  return e.shiftKey ? keyActions[e.key.toUpperCase()] : undefined;
+}
+
+/** The key of the table row holding focus, if any (rows carry `data-key`). */
+function focusedRowKey(target: EventTarget | null): string | undefined {
+  return target instanceof HTMLElement ? (target.closest<HTMLElement>('[role="row"][data-key]')?.dataset.key ?? undefined) : undefined;
+}
+
 export function ProxiesView() {
   const clusters = useInventory((s) => s.clusters);
   const loaded = useInventory((s) => s.loaded);
   const error = useInventory((s) => s.error);
   const reload = useInventory((s) => s.reload);
   const createOpen = useCreateDialog((s) => s.open);
-  const setView = useUi((s) => s.setView);
   const [filter, setFilter] = useState<RowFilter>(noFilter);
   const [order, setOrder] = useState<SortOrder>({ column: 'name', descending: false });
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
   const [openKey, setOpenKey] = useState<string>();
-  const [confirming, setConfirming] = useState<ProxyRow[]>();
-  const actions = useActionsAvailable();
-  const [outcome, setOutcome] = useState<DeleteOutcome>();
+  const ask = useProxyActions((s) => s.ask);
   // Ages show whole seconds: a clock in whole seconds lets the keystrokes of one second keep every drawn row (memoised
   // on `now`) without recomputing its age text.
   const now = Math.floor(Date.now() / 1000) * 1000;
@@ -56,13 +76,18 @@ export function ProxiesView() {
   const sorted = useMemo(() => sortedRowsOf(clusters, order), [clusters, order]);
   const shown = useMemo(() => filterRows(sorted, filter), [sorted, filter]);
   const byKey = useMemo(() => new Map(sorted.map((r) => [r.key, r])), [sorted]);
-  const selectedRows = [...selected].map((k) => byKey.get(k)).filter((r): r is ProxyRow => r !== undefined);
+  const selectedRows = useMemo(
+    () => [...selected].map((k) => byKey.get(k)).filter((r): r is ProxyRow => r !== undefined),
+    [selected, byKey],
+  );
   const openRow = openKey ? byKey.get(openKey) : undefined;
 
   // A cluster waiting for its secret is not listed, not empty: the empty state says which.
   const waitingForSecret = useSecretsNeeded()
     .map((p) => p.name)
     .join(', ');
+
+  useEffect(() => () => useProxyActions.getState().reset(), []);
 
   // "Open in Proxies" from another view (a task's proxy): select it and open its drawer once its row is listed.
   const focusKey = useProxyFocus((s) => s.key);
@@ -85,10 +110,31 @@ export function ProxiesView() {
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
-      if (e.key !== 'Delete' || isDialogOpen() || isTyping(e.target) || selectedRows.length === 0) return;
+      // The context-menu key or Shift+F10 on a row opens its Actions menu (beside its button).
+      if ((e.key === 'ContextMenu' || (e.key === 'F10' && e.shiftKey)) && !isDialogOpen()) {
+        const key = focusedRowKey(e.target);
+        const row = key ? byKey.get(key) : undefined;
+        const button = row && rowElement(layoutRef.current, row.key)?.querySelector<HTMLElement>('.row-actions-button');
+        if (!row || !button) return;
+        e.preventDefault();
+        useProxyActions.getState().openMenu(row, button);
+        return;
+      }
+      const action = keyAction(e);
+      if (!action || isDialogOpen() || isTyping(e.target) || useProxyActions.getState().menu) return;
       if (useConnection.getState().lostAt !== undefined) return;
+      // The selection; else the row with focus (Shift+S on a focused row starts it); Delete stays on the selection.
+      const inDrawer = e.target instanceof HTMLElement && e.target.closest('.drawer') !== null;
+      const focused = action === 'delete' ? undefined : inDrawer ? openKey : focusedRowKey(e.target);
+      const rows = selectedRows.length > 0 ? selectedRows : focused && byKey.get(focused) ? [byKey.get(focused)!] : [];
+      if (rows.length === 0) return;
       e.preventDefault();
-      setConfirming(selectedRows);
+      const { clusters: all } = useInventory.getState();
+      const profiles = useProfiles.getState().list?.profiles;
+      ask(
+        action,
+        rows.map((r) => subjectOf(r, all, profiles)),
+      );
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
@@ -121,31 +167,10 @@ export function ProxiesView() {
         <Filters filter={filter} onChange={setFilter} clusters={clusters} />
         <span className="toolbar-gap" />
         <NewProxyButton />
-        <button
-          type="button"
-          className="danger"
-          aria-keyshortcuts="Delete"
-          disabled={selectedRows.length === 0 || !actions.enabled}
-          title={actions.reason}
-          onClick={() => setConfirming(selectedRows)}
-        >
-          Delete selected{selectedRows.length ? ` (${selectedRows.length})` : ''}
-        </button>
       </Toolbar>
+      <SelectionActions rows={selectedRows} />
       {error && <ErrorNotice error={error} title="The proxies could not be loaded" onRetry={() => void reload()} />}
-      {outcome && (
-        <div className="notice" role="status">
-          {outcome.started > 0 && (
-            <>
-              Started {outcome.started} delete {outcome.started === 1 ? 'task' : 'tasks'}.{' '}
-              <button type="button" className="link-button" onClick={() => setView('tasks')}>
-                Watch them in Tasks
-              </button>
-            </>
-          )}
-          {outcome.error && <ErrorNotice error={outcome.error} title="Some deletes did not start" />}
-        </div>
-      )}
+      <ActionNotice />
       <p className="table-count" role="status" aria-label="Rows shown">
         {shown.length === sorted.length ? `${sorted.length} VMs` : `${shown.length} of ${sorted.length} VMs`}
         {selectedRows.length > 0 && `, ${selectedRows.length} selected`}
@@ -179,17 +204,8 @@ export function ProxiesView() {
           {openRow && <ProxyDrawer row={openRow} onClose={closeDrawer} />}
         </div>
       )}
-      {confirming && (
-        <DeleteProxies
-          rows={confirming}
-          onCancel={() => setConfirming(undefined)}
-          onDone={(o) => {
-            setConfirming(undefined);
-            setOutcome(o);
-            if (o.started > 0) setSelected(new Set());
-          }}
-        />
-      )}
+      <ActionMenu />
+      <ActionDialogs onDeleted={() => setSelected(new Set())} />
       {createOpen && <CreateProxyDialog />}
     </ViewFrame>
   );

@@ -1,6 +1,7 @@
 /**
  * The details of one VM beside the table: first the address to copy and the
- * Test action, then its power actions (Start, Shut down, Stop, Reboot), then its configuration as listed, the proxy mark, its seed
+ * Test action, then its actions (issue 16: the action bar, the same as the row menu), then its scheduled checks
+ * (history and off switch), then its configuration as listed, Proxmox's history graphs (RrdGraphs), the proxy mark, its seed
  * (from the last cleanup scan) and the tasks that touched it. Escape closes it.
  */
 import { useEffect, useRef } from 'react';
@@ -12,8 +13,10 @@ import { sortedTasks, useTasks } from '../../stores/tasks';
 import { useUi } from '../../stores/ui';
 import { kindLabel } from '../tasks/words';
 import { ownerLabel, type ProxyRow } from './rows';
-import { PowerActions } from './PowerActions';
+import { ActionBar } from './actions/ActionBar';
+import { RrdGraphs } from '../../components/common/RrdGraphs';
 import { ProxyTest } from './ProxyTest';
+import { CheckHistorySection } from './CheckHistorySection';
 
 function SeedFacts({ row }: { row: ProxyRow }) {
   const report = useCleanup((s) => (s.clusterId === row.clusterId ? s.report : undefined));
@@ -102,7 +105,8 @@ export function ProxyDrawer({ row, onClose }: { row: ProxyRow; onClose: () => vo
         </button>
       </header>
       <ProxyTest row={row} />
-      <PowerActions row={row} />
+      <ActionBar row={row} />
+      <CheckHistorySection row={row} />
       <section className="drawer-section" aria-label="Configuration">
         <h3>Configuration</h3>
         <dl className="facts">
@@ -138,6 +142,7 @@ export function ProxyDrawer({ row, onClose }: { row: ProxyRow; onClose: () => vo
           <dd>{row.tags.length ? row.tags.join(', ') : '—'}</dd>
         </dl>
       </section>
+      <RrdGraphs target={{ kind: 'vm', clusterId: row.clusterId, node: row.node, vmid: row.vmid }} />
       <section className="drawer-section" aria-label="Mark">
         <h3>The mark</h3>
         <p>
