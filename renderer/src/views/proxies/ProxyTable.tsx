@@ -55,7 +55,9 @@ export function ProxyTable({ rows, order, onSort, selected, onToggle, onToggleAl
     count: rows.length,
     getScrollElement: () => scrollRef.current,
     estimateSize: () => ROW_HEIGHT,
-    overscan: 6,
+    // One row beyond each edge (the library's default): every drawn row is laid out and painted again when a
+    // keystroke changes which rows match, so rows nobody sees are kept to the fewest.
+    overscan: 1,
   });
   const width = useWidth(scrollRef);
   const { columns, template } = useMemo(() => layoutFor(width, withCluster), [width, withCluster]);

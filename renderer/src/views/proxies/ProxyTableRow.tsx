@@ -1,14 +1,23 @@
 /**
  * One drawn row of the proxies grid. Memoised: a keystroke or a delta
  * redraws only the rows whose data, selection, position or shown age
- * changed, not every row in the window. Few elements per row: a text cell
- * is one element carrying its whole text as its tooltip (it ends in an
- * ellipsis when narrow).
+ * changed, not every row in the window. Few elements per row, because a
+ * keystroke that changes which rows match lays out and paints every drawn
+ * row again (about 16 µs of the frame per cell at 20 rows, measured with
+ * scripts/bench-renderer.ts): a text cell is one element carrying its whole
+ * text as its tooltip (it ends in an ellipsis when narrow), the name's
+ * button holds its text, the state cell is the badge. A new column should
+ * be one element too. The name cell ends with the row's Actions button
+ * (issue 16: the menu is drawn once, by the view, only while open), so it
+ * costs no column of its own; the Last check cell reads its own entry of
+ * the checks store.
  */
 import { memo } from 'react';
 import { toneOf } from '../../components/common/StateBadge';
 import { clockColumns, nameText, type Column } from './columns';
 import { ownerLabel, type ProxyRow } from './rows';
+import { LastCheckCell } from './LastCheckCell';
+import { RowActionsButton } from './actions/RowActionsButton';
 
 export const ROW_HEIGHT = 34;
 
@@ -29,28 +38,29 @@ export interface ProxyTableRowProps {
   onOpen: (row: ProxyRow) => void;
 }
 
-function NameCell({ row, onOpen }: { row: ProxyRow; onOpen: (row: ProxyRow) => void }) {
+function NameCell({ row, isActive, onOpen }: { row: ProxyRow; isActive: boolean; onOpen: (row: ProxyRow) => void }) {
   const owner = ownerLabel(row);
   const name = nameText(row);
   return (
     <div role="gridcell" className="cell-name">
-      {/* The button's name holds its visible text (WCAG 2.5.3): the owner badge sits beside it, not in it. */}
+      {/* The button's name holds its visible text (WCAG 2.5.3): the owner badge sits beside it, not in it. The button
+          carries the text itself (no inner span): one box fewer in every drawn row. */}
       <button
         type="button"
         tabIndex={-1}
-        className="name-button"
+        className="name-button name-text"
+        title={name}
         aria-label={`Details of ${row.name ?? `VM ${row.vmid}, name not set yet`}`}
         onClick={() => onOpen(row)}
       >
-        <span className="name-text" title={name}>
-          {name}
-        </span>
+        {name}
       </button>
       {owner.label !== 'marked' && (
         <span title={owner.title} className={`state-badge owner-badge tone-${owner.tone}`}>
           {owner.label}
         </span>
       )}
+      <RowActionsButton row={row} isActive={isActive} />
     </div>
   );
 }
@@ -80,7 +90,7 @@ function ProxyTableRowView({
       data-index={index}
       data-open={isOpen || undefined}
       className="proxy-row"
-      style={{ gridTemplateColumns: template, transform: `translateY(${start}px)` }}
+      style={{ gridTemplateColumns: template, top: start }}
       onClick={() => onOpen(row)}
     >
       <div role="gridcell" className="cell-check" onClick={(e) => e.stopPropagation()}>
@@ -95,12 +105,19 @@ function ProxyTableRowView({
         />
       </div>
       {columns.map((c) => {
-        if (c.id === 'name') return <NameCell key="name" row={row} onOpen={onOpen} />;
+        if (c.id === 'name') return <NameCell key="name" row={row} isActive={isActive} onOpen={onOpen} />;
+        if (c.id === 'lastCheck')
+          return (
+            <div key={c.id} role="gridcell" className="cell-last-check">
+              <LastCheckCell clusterId={row.clusterId} vmid={row.vmid} />
+            </div>
+          );
         const text = c.text(row, now);
+        // The cell is the badge itself (its width fits the longest state): one box fewer per row.
         if (c.badge)
           return (
-            <div key={c.id} role="gridcell" className="cell-badge">
-              <span className={`state-badge tone-${toneOf(text)}`}>{text}</span>
+            <div key={c.id} role="gridcell" className={`cell-badge state-badge tone-${toneOf(text)}`}>
+              {text}
             </div>
           );
         return (

@@ -6,6 +6,7 @@
  * everything), so the table never scrolls sideways.
  */
 import { formatDuration } from '../../format';
+import { lastCheckColumn } from './LastCheckCell';
 import type { ProxyRow, SortColumn } from './rows';
 
 export interface Column {
@@ -56,6 +57,7 @@ export const allColumns: Column[] = [
     text: (r) => (r.machineType ? `${r.machineType} · ${machine(r)}` : machine(r)),
   },
   { id: 'age', header: 'Age', sort: 'age', min: 76, grow: 0, priority: 6, text: ageText },
+  lastCheckColumn,
   { id: 'template', header: 'Template', min: 100, grow: 0.8, priority: 8, missing: notKnown, text: (r) => r.template ?? '—' },
   { id: 'uid', header: 'UID', sort: 'uid', min: 130, grow: 1.2, priority: 9, text: (r) => r.uid ?? '—', mono: true },
 ];
