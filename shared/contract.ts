@@ -18,6 +18,11 @@ import { healthChannels, healthEvents } from './channels/health';
 import { proxyCheckChannels, proxyCheckEvents } from './channels/proxy-check';
 import { placementChannels, placementEvents } from './channels/placement';
 import { templatesChannels, templatesEvents } from './channels/templates';
+import { rrdChannels, rrdEvents } from './channels/rrd';
+import { checksChannels, checksEvents } from './channels/checks';
+import { alertsChannels, alertsEvents } from './channels/alerts';
+import { historyChannels, historyEvents } from './channels/history';
+import { consoleChannels } from './channels/console';
 
 export { AppInfo, AppStatus } from './channels/app';
 
@@ -32,6 +37,11 @@ export const channels = {
   ...proxyCheckChannels,
   ...placementChannels,
   ...templatesChannels,
+  ...rrdChannels,
+  ...checksChannels,
+  ...alertsChannels,
+  ...historyChannels,
+  ...consoleChannels,
 } as const;
 
 export const events = {
@@ -45,6 +55,10 @@ export const events = {
   ...proxyCheckEvents,
   ...placementEvents,
   ...templatesEvents,
+  ...rrdEvents,
+  ...checksEvents,
+  ...alertsEvents,
+  ...historyEvents,
 } as const;
 
 export type Channels = typeof channels;

@@ -12,7 +12,7 @@ import type { ProxyOrigin, TaskManager } from '../services/tasks/task-manager';
 import { createTaskServices, type TaskServicesOptions } from '../services/tasks/task-services';
 import { inventoryFeed } from '../services/tasks/address-watch';
 import { limitsFromSettings } from '../services/tasks/limits-from-settings';
-import { eventNotifier } from '../services/tasks/notifier';
+import { eventNotifier, silentNotifier } from '../services/tasks/notifier';
 import { securePrivateDataDir } from '../services/profiles/data-dir';
 import { startDemoCluster } from '../services/demo/demo-cluster';
 import { createProfileService, profilesHandlers, type DocumentStoreOpener, type ProfileService } from '../services/profiles';
@@ -21,6 +21,21 @@ import { doctorHandlers, profileFromDirectory, runDoctor, type ResolveProfileCon
 import { createMonitoring, type MonitoringOptions } from '../services/inventory/monitoring';
 import { profileCatalogue } from '../services/templates/profile-catalogue';
 import { templatesHandlers } from '../services/templates/template-builder';
+import { createRrdService } from '../services/rrd/rrd-service';
+import { rrdHandlers } from '../services/rrd/handlers';
+import { consoleHandlers } from '../services/console/handlers';
+import { join } from 'node:path';
+import { openHistoryDatabase } from '../services/history/history-db';
+import { historyHandlers } from '../services/history/handlers';
+import { DEFAULT_HISTORY_RETENTION_DAYS } from '../../shared/domain/profile';
+import type { HistoryStore } from '../services/history/types';
+import { createCheckService, type CheckService, type CheckServiceOptions } from '../services/checks/service';
+import { checksHandlers, recordedTestHandlers } from '../services/checks/handlers';
+import type { PowerState } from '../services/checks/power-state';
+import { createAlertService, type AlertService, type AlertServiceOptions } from '../services/alerts/alert-service';
+import { alertsHandlers } from '../services/alerts/handlers';
+import { FAILURE_CONFIRMATION_MS } from '../services/alerts/proxy-rules';
+import { DEFAULT_CHECK_INTERVAL_MINUTES } from '../services/checks/check-settings';
 
 export interface ComposeOptions {
   mode: AppInfo['mode'];
@@ -43,6 +58,12 @@ export interface ComposeOptions {
   openProfileStore?: DocumentStoreOpener;
   /** Inventory, health and proxy-check settings (cadences, window visibility, timers); all optional. */
   monitoring?: MonitoringOptions;
+  /** Sleep and battery for the scheduled checks (the Electron shell's powerMonitor); default: none (browser mode). */
+  powerState?: PowerState;
+  /** Scheduled checks' clock and hints; tests pass a manual clock. */
+  checks?: Partial<Pick<CheckServiceOptions, 'timers' | 'endpointHint'>>;
+  /** The alerts' clock, tick and webhook policy; tests pass a manual clock and a short backoff. */
+  alerts?: Partial<Pick<AlertServiceOptions, 'now' | 'tickMs' | 'sendPolicy' | 'notifier'>>;
 }
 
 export interface ComposedApp {
@@ -52,6 +73,11 @@ export interface ComposedApp {
   profiles: ProfileService;
   /** The task manager (its limits follow the settings); for tests and the shell. */
   tasks: TaskManager;
+  /** Check results, scheduled and manual, in the order they are recorded (the alert engine subscribes). */
+  checks: CheckService;
+  history: HistoryStore;
+  /** The alert engine and its webhook targets (for tests). */
+  alerts: AlertService;
   dispose(): Promise<void>;
 }
 
@@ -115,9 +141,60 @@ export function composeApp(options: ComposeOptions): ComposedApp {
     ...options.tasks,
   });
   taskHistory.proxyOrigin = taskServices.tasks.proxyOrigin;
-  // Every settings change sets the task limits again: queued work is served under the new ones at once.
+
+  // Check results, node health and alerts (issue 15): history.sqlite in the data folder, in memory without one.
+  const history = openHistoryDatabase({
+    file: options.dataDir ? join(options.dataDir, 'history.sqlite') : ':memory:',
+    retentionDays: profiles.settings().historyRetentionDays,
+    logger: logger.child({ part: 'history' }),
+  });
+  // Scheduled egress checks over the inventory's running proxies, through the same check as Test.
+  const checks = createCheckService({
+    inventory: monitoring.inventory,
+    proxyCheck: monitoring.proxyCheck,
+    history,
+    bus,
+    settings: () => profiles.settings(),
+    dataDir: options.dataDir,
+    power: options.powerState,
+    // The demo knows which preset each of its proxies runs (its loopback stand-ins speak it).
+    endpointHint: (clusterId, vmid) =>
+      profiles.directory
+        .list()
+        .find((cluster) => cluster.id === clusterId && cluster.demo)
+        ?.demoProxies?.endpoint(vmid),
+    logger,
+    ...options.checks,
+  });
+  checks.start();
+  // Alerts (issue 15): rules over the inventory, node health, this app's tasks and every check result; each raise and
+  // resolve goes to the desktop (a toast in browser mode) and to the webhook targets.
+  const alerts = createAlertService({
+    history,
+    bus,
+    directory: profiles.directory,
+    inventorySnapshot: () => monitoring.inventory.snapshot(),
+    healthSnapshot: () => monitoring.health.snapshot(),
+    settings: () => profiles.settings(),
+    updateSettings: (patch) => profiles.updateSettings(patch),
+    notifier:
+      options.tasks?.notifier ?? (options.mode === 'browser' ? eventNotifier((n) => bus.publish('tasks.notice', n)) : silentNotifier),
+    vault: profiles.vault,
+    dataDir: options.dataDir,
+    logger,
+    // A first failed check is confirmed 30 s later instead of at the next interval (the goal: interval + 30 s).
+    confirmFailure: (clusterId, vmid) => checks.checkSoon(clusterId, vmid, FAILURE_CONFIRMATION_MS),
+    ...options.alerts,
+  });
+  const offCheckAlerts = checks.onCheckResult((record, proxy) => alerts.observeCheck(record, proxy));
+  alerts.start();
+  // Every settings change sets the task limits again (queued work is served under the new ones at once) and the
+  // history's retention (applied at once).
   const offLimits = bus.subscribe((name, payload) => {
-    if (name === 'settings.changed') taskServices.tasks.setLimits(limitsFromSettings(payload as EventPayload<'settings.changed'>));
+    if (name !== 'settings.changed') return;
+    const settings = payload as EventPayload<'settings.changed'>;
+    taskServices.tasks.setLimits(limitsFromSettings(settings));
+    history.setRetentionDays(settings.historyRetentionDays ?? DEFAULT_HISTORY_RETENTION_DAYS);
   });
 
   // One spread per area; the type makes a missing area a compile error.
@@ -127,7 +204,15 @@ export function composeApp(options: ComposeOptions): ComposedApp {
     ...doctorHandlers({ logger: logger.child({ part: 'doctor' }), bus, resolveProfile }),
     ...taskServices.handlers,
     ...monitoring.handlers,
+    // Test's result is recorded in the history too: this `proxies.test` replaces the one in monitoring.handlers.
+    ...recordedTestHandlers(checks),
+    ...checksHandlers(checks),
+    ...alertsHandlers(alerts, () => profiles.settings(), () => profiles.settings().checkIntervalMinutes ?? DEFAULT_CHECK_INTERVAL_MINUTES),
     ...templatesHandlers({ directory: profiles.directory, tasks: taskServices.tasks, catalogue: profileCatalogue(profiles) }),
+    // Issue 15: Proxmox's RRD graphs, read when a view opens them.
+    ...rrdHandlers(createRrdService({ directory: profiles.directory, logger: logger.child({ part: 'rrd' }) })),
+    ...historyHandlers(history),
+    ...consoleHandlers(profiles.directory),
   };
   const router = createRouter(handlers, logger.child({ part: 'ipc' }));
 
@@ -139,12 +224,21 @@ export function composeApp(options: ComposeOptions): ComposedApp {
     bus,
     profiles,
     tasks: taskServices.tasks,
+    checks,
+    history,
+    alerts,
     async dispose() {
+      // Queued history first, synchronously: the shell may exit before the awaits below finish.
+      history.flush();
       clearInterval(statusTimer);
       offLimits();
+      offCheckAlerts();
+      await alerts.close();
+      checks.stop();
       monitoring.close();
       await taskServices.close();
       await profiles.close();
+      history.close();
     },
   };
 }

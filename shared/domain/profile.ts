@@ -7,6 +7,7 @@
  */
 import { z } from 'zod';
 import { boundedText } from '../define';
+import { AlertRuleSettings } from './alert-rules';
 import { DEFAULT_PROXY_CHECK_URL, ProxyCheckUrl } from './proxy-check-url';
 import { parseWebUrl } from './web-url';
 
@@ -213,6 +214,9 @@ export const TaskLimits = z
 export type TaskLimits = z.infer<typeof TaskLimits>;
 export const defaultTaskLimits = { perNode: 4, clonesPerStorage: 2, global: 12 } as const;
 
+/** Days of history kept when AppSettings.historyRetentionDays is not set (main/services/history/). */
+export const DEFAULT_HISTORY_RETENTION_DAYS = 30;
+
 /** Settings that are not per cluster. */
 export const AppSettings = z
   .object({
@@ -229,6 +233,35 @@ export const AppSettings = z
     pollIntervals: PollIntervals,
     /** Optional: absent means the defaults (defaultTaskLimits); each number may be left out alone. */
     taskLimits: TaskLimits.optional(),
+    /** Scheduled egress checks (main/services/checks/check-settings.ts has the defaults): every N minutes, 1 to 1440. */
+    checkIntervalMinutes: z
+      .number({ error: 'The check interval must be a number of minutes.' })
+      .int('The check interval must be a whole number of minutes.')
+      .min(1, 'Check at most once a minute.')
+      .max(1440, 'Check at least once a day (1440 minutes).')
+      .optional(),
+    /** Scheduled checks on (default) or off for every cluster. */
+    checksEnabled: z.boolean().optional(),
+    /** Checks running at once over all clusters; default 4. */
+    checkConcurrency: z
+      .number({ error: 'Checks at once must be a number.' })
+      .int('Checks at once must be a whole number.')
+      .min(1, 'Allow at least 1 check at once.')
+      .max(32, 'Allow at most 32 checks at once.')
+      .optional(),
+    /** Hold scheduled checks while the computer runs on battery; default false. */
+    pauseChecksOnBattery: z.boolean().optional(),
+    /** Clusters (profile ids) whose proxies are not checked on a schedule. */
+    checksOffClusters: z.array(z.string().max(200)).max(1000).optional(),
+    /** Alert rules switched off and their thresholds (shared/domain/alert-rules.ts has the defaults). */
+    alertRules: AlertRuleSettings.optional(),
+    /** Days of check results, node health and resolved alerts the history database keeps; default 30, 1 to 365. */
+    historyRetentionDays: z
+      .number({ error: 'The history retention must be a number of days.' })
+      .int('The history retention must be a whole number of days.')
+      .min(1, 'Keep the history at least 1 day.')
+      .max(365, 'Keep the history at most 365 days.')
+      .optional(),
   })
   .strict();
 export type AppSettings = z.infer<typeof AppSettings>;

@@ -17,6 +17,8 @@ const reads: ReadonlySet<string> = new Set<ChannelName>([
   'inventory.refresh',
   'health.snapshot',
   'health.check',
+  'rrd.vm',
+  'rrd.node',
   'tasks.list',
   'tasks.get',
   'tasks.log',
@@ -26,6 +28,12 @@ const reads: ReadonlySet<string> = new Set<ChannelName>([
   'templates.preflight',
   'doctor.run',
   'proxies.test',
+  'checks.latest',
+  'checks.history',
+  'alerts.list',
+  'alerts.rules',
+  'alerts.targets',
+  'console.links',
 ]);
 
 export function isReadChannel(channel: string): boolean {

@@ -1,12 +1,16 @@
-/** Settings: clusters (with the connect wizard), export and import, polling, task limits, theme. */
+/** Settings: clusters (with the connect wizard), export and import, polling, task limits, checks, history, theme. */
 import { useEffect, useState } from 'react';
 import { useSettings } from '../../stores/settings';
 import { ViewFrame } from '../Placeholder';
+import { AlertRulesSection } from './AlertRulesSection';
+import { ChecksSection } from './ChecksSection';
 import { ClustersSection } from './ClustersSection';
 import { GeneralSection } from './GeneralSection';
+import { HistorySection } from './HistorySection';
 import { TaskLimitsSection } from './TaskLimitsSection';
 import { ThemeSection } from './ThemeSection';
 import { TransferSection } from './TransferSection';
+import { WebhooksSection } from './WebhooksSection';
 import { ConnectWizard } from './wizard/ConnectWizard';
 
 export function SettingsView() {
@@ -24,6 +28,10 @@ export function SettingsView() {
         <TransferSection />
         <GeneralSection />
         <TaskLimitsSection />
+        <ChecksSection />
+        <AlertRulesSection />
+        <WebhooksSection />
+        <HistorySection />
         <ThemeSection />
       </div>
       {wizard && <ConnectWizard onClose={() => setWizard(false)} />}
