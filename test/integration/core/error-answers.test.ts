@@ -224,7 +224,8 @@ const rows: Row[] = [
     // Someone takes the VMID between the listing and the clone: the clone is refused (F4) and the probe moves on.
     run: async () => {
       const r = fresh();
-      env.sim.faults.inject({ route: ROUTE.config, vmid: TEMPLATE_VMID }, { kind: 'delay', ms: 100 }, 1);
+      // The clone is held back, not the template read: an earlier create's read of the template serves this one.
+      env.sim.faults.inject({ route: ROUTE.clone, vmid: TEMPLATE_VMID }, { kind: 'delay', ms: 100 }, 1);
       const since = env.sim.requests.total;
       const created = env.provider.create(r);
       while (!env.sim.requests.records.slice(since).some((x) => x.route === '/cluster/resources'))
