@@ -207,6 +207,9 @@ async function run(ctx: CoreContext, s: Subject, options: MigrateOptions, report
         'Reconfigure its cloud-init with the user-data it should have, then migrate.',
         MIGRATE_CODES.seedDiffers,
       );
+    // A Resume after a crash mid-upload: Proxmox may still be copying the first upload into place (its `imgcopy`
+    // task outlives the client that sent it). Let it end before judging the target's copy, or we upload it twice.
+    await settleRunningUploads(ctx, target, signal);
     if ((await seedListed(target)) === seedBytes.length) report('copy-seed', 'skipped', at);
     else {
       const upid = await ctx.api.uploadIso(target, isoStorage, seedFile, seedBytes, { signal });
@@ -305,3 +308,20 @@ function lockedError(vmid: number, lock: string): ProviderError {
     `Wait for the ${lock} task on VM ${vmid} to end (see its tasks in the Proxmox UI), then try again.`,
   );
 }
+
+/**
+ * Waits for the ISO uploads still running on `node` (`imgcopy` tasks; pve-storage's upload forks one with no
+ * volume id, so any running one may be ours). A failed one is not our concern here: the caller checks the
+ * listing after. Without a task listing (test fakes) there is nothing to wait for.
+ */
+async function settleRunningUploads(ctx: CoreContext, node: string, signal?: AbortSignal): Promise<void> {
+  const active = (await ctx.api.nodeTasks?.(node, { source: 'active', typefilter: 'imgcopy' }, { signal })) ?? [];
+  for (const task of active.filter((t) => t.endtime === undefined && (t.type ?? 'imgcopy') === 'imgcopy')) {
+    try {
+      await waitTask(ctx, task.upid, ctx.budgets.uploadMs, signal);
+    } catch (e) {
+      if (signal?.aborted) throw e;
+    }
+  }
+}
+
