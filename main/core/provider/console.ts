@@ -15,13 +15,13 @@
  * serial port (Utils.js openTreeConsole: `xtermjs: !!conf.serial`), since it
  * attaches to serial0.
  */
-import { isConfigMissing } from '../pve/errors';
 import type { CallOptions, CoreContext } from './context';
 import { toProviderError } from './classify';
 import { notFound, permanent } from './errors';
 import { parseProviderId } from './ids';
 import { notTheOne } from './ownership';
 import { resolveVm } from './resources';
+import { goneError, readConfigOrGone } from './vm-lookup';
 
 export type ConsoleViewer = 'novnc' | 'xtermjs';
 
@@ -92,14 +92,8 @@ export async function consoleOf(ctx: CoreContext, id: string, options: CallOptio
   try {
     const { vmid, name } = parseProviderId(id);
     const r = await resolveVm(ctx, vmid, options);
-    if (!r?.node) throw notFound(`No VM ${vmid} is left: it is gone`);
-    let config: Record<string, string>;
-    try {
-      config = await ctx.api.vmConfig(r.node, vmid, { signal: options.signal });
-    } catch (e) {
-      if (isConfigMissing(e)) throw notFound(`No VM ${vmid} is left: it is gone`);
-      throw e;
-    }
+    if (!r?.node) throw goneError(vmid);
+    const config = await readConfigOrGone(ctx, r.node, vmid, options.signal);
     if (config.name !== name) throw notFound(notTheOne(vmid, config, { name }) ?? `VM ${vmid} is not ${name}`);
     const links = consoleViewers(config).map((viewer) => consoleUrl({ url: ctx.profile.url, node: r.node!, vmid, name, viewer }));
     return { node: r.node, vmid, links };

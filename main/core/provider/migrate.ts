@@ -40,17 +40,17 @@
  */
 import type { PveApi } from '../pve/api';
 import { judgeMigration, MIGRATE_CODES, type MigrationPlan } from './migrate-rules';
-import { isConfigMissing } from '../pve/errors';
-import type { CallOptions, CoreContext, VmConfig } from './context';
+import type { CallOptions, CoreContext } from './context';
 import { toProviderError } from './classify';
-import { notFound, ProviderError, transient } from './errors';
+import { ProviderError } from './errors';
 import { parseProviderId } from './ids';
 import { templateVolumes } from './landing';
-import { notTheOne, seedHolds } from './ownership';
+import { seedHolds } from './ownership';
 import { progressReporter, type ProgressReporter } from './progress';
 import { findVm } from './resources';
 import { buildProxySeed, cdromVolume, isSharedStorage, type SeedSource } from './seed-source';
 import { LOCK_SUSPENDED, waitTask, waitUnlocked } from './tasks';
+import { goneError, lockedError, readConfigOrGone, refuseIfNotTheOne } from './vm-lookup';
 
 export { judgeMigration, MIGRATE_CODES, type MigrationFacts, type MigrationPlan, type MigrationVerdict } from './migrate-rules';
 
@@ -81,9 +81,6 @@ export interface MigrateResult {
   /** Plain words for the task's summary. */
   message: string;
 }
-
-const REFUSED_HINT =
-  'Egress Desk acts on a VM only when its VMID, name and mark all match the proxy asked for. Refresh the inventory and pick the proxy again.';
 
 /**
  * Steps (progress.ts migrateSteps): lookup, copy-seed, detach-seed, migrate, attach-seed, delete-source-seed; the
@@ -124,19 +121,11 @@ async function run(ctx: CoreContext, s: Subject, options: MigrateOptions, report
   report('lookup', 'started', { vmid });
   const resources = await ctx.api.clusterResources(undefined, { signal });
   const r = findVm(resources, vmid);
-  if (!r?.node) throw notFound(`No VM ${vmid} is left: it is gone`);
+  if (!r?.node) throw goneError(vmid);
   if (r.lock && r.lock !== LOCK_SUSPENDED) throw lockedError(vmid, r.lock);
   const node = r.node;
-  let config: VmConfig;
-  try {
-    config = await ctx.api.vmConfig(node, vmid, { signal });
-  } catch (e) {
-    if (isConfigMissing(e)) throw notFound(`No VM ${vmid} is left: it is gone`);
-    throw e;
-  }
-  const why = notTheOne(vmid, config, { name, ...(options.expect ? { uid: options.expect.uid } : {}) });
-  if (why)
-    throw new ProviderError('permanent', `${why}; nothing was sent to it.`, undefined, undefined, REFUSED_HINT, MIGRATE_CODES.notTheOne);
+  const config = await readConfigOrGone(ctx, node, vmid, signal);
+  refuseIfNotTheOne(vmid, config, { name, ...(options.expect ? { uid: options.expect.uid } : {}) }, MIGRATE_CODES.notTheOne);
   if (config.lock && config.lock !== LOCK_SUSPENDED) throw lockedError(vmid, config.lock);
   if (config.lock === LOCK_SUSPENDED)
     throw new ProviderError(
@@ -302,13 +291,6 @@ async function listedSize(api: PveApi, node: string, storage: string, volid: str
   return content.find((v) => v.volid === volid)?.size;
 }
 
-function lockedError(vmid: number, lock: string): ProviderError {
-  return transient(
-    `VM ${vmid} is locked (${lock}): a task holds it`,
-    `Wait for the ${lock} task on VM ${vmid} to end (see its tasks in the Proxmox UI), then try again.`,
-  );
-}
-
 /**
  * Waits for the ISO uploads still running on `node` (`imgcopy` tasks; pve-storage's upload forks one with no
  * volume id, so any running one may be ours). A failed one is not our concern here: the caller checks the
@@ -324,4 +306,3 @@ async function settleRunningUploads(ctx: CoreContext, node: string, signal?: Abo
     }
   }
 }
-

@@ -28,16 +28,17 @@
  * the core says so first, in plain words. A start of a paused VM would end
  * "VM <vmid> already running", so resume is sent instead.
  */
-import { isConfigMissing, TaskFailedError } from '../pve/errors';
-import type { CallOptions, CoreContext, VmConfig } from './context';
+import { TaskFailedError } from '../pve/errors';
+import type { CallOptions, CoreContext } from './context';
 import { toProviderError } from './classify';
-import { notFound, ProviderError, transient, type PowerOp } from './errors';
+import { ProviderError, transient, type PowerOp } from './errors';
 import { parseProviderId } from './ids';
-import { notTheOne, type Wanted } from './ownership';
+import type { Wanted } from './ownership';
 import { pollUntil } from './poll';
 import { progressReporter, type ProgressReporter } from './progress';
 import { resolveVm } from './resources';
 import { LOCK_SUSPENDED, waitRunning, waitTask } from './tasks';
+import { goneError, lockedError, readConfigOrGone, refuseIfNotTheOne } from './vm-lookup';
 
 export type { PowerOp } from './errors';
 
@@ -78,9 +79,6 @@ export const POWER_CODES = {
 
 export const DEFAULT_SHUTDOWN_TIMEOUT_SECONDS = 60;
 
-const REFUSED_HINT =
-  'Egress Desk acts on a VM only when its VMID, name and mark all match the proxy asked for. Refresh the inventory and pick the proxy again.';
-
 export async function power(ctx: CoreContext, op: PowerOp, id: string, options: PowerOptions = {}): Promise<PowerResult> {
   const { signal } = options;
   const report = progressReporter(op, options.onProgress);
@@ -111,22 +109,14 @@ interface Found {
 async function lookup(ctx: CoreContext, vmid: number, want: Wanted, report: ProgressReporter, signal?: AbortSignal): Promise<Found> {
   report('lookup', 'started', { vmid });
   const r = await resolveVm(ctx, vmid, { signal });
-  if (!r) throw notFound(`No VM ${vmid} is left: it is gone`);
+  if (!r) throw goneError(vmid);
   if (r.lock && r.lock !== LOCK_SUSPENDED) throw lockedError(vmid, r.lock);
   if (r.status === 'unknown' || !r.node) {
     throw transient(`VM ${vmid} has status unknown: its node ${r.node ?? '?'} is not answering, or the VM is too new to be reported yet`);
   }
   const node = r.node;
-  let config: VmConfig;
-  try {
-    config = await ctx.api.vmConfig(node, vmid, { signal });
-  } catch (e) {
-    if (isConfigMissing(e)) throw notFound(`No VM ${vmid} is left: it is gone`);
-    throw e;
-  }
-  const why = notTheOne(vmid, config, want);
-  if (why)
-    throw new ProviderError('permanent', `${why}; nothing was sent to it.`, undefined, undefined, REFUSED_HINT, POWER_CODES.notTheOne);
+  const config = await readConfigOrGone(ctx, node, vmid, signal);
+  refuseIfNotTheOne(vmid, config, want, POWER_CODES.notTheOne);
   if (config.lock === LOCK_SUSPENDED) {
     report('lookup', 'done', { node, vmid });
     return { node, vmid, state: 'hibernated' };
@@ -137,13 +127,6 @@ async function lookup(ctx: CoreContext, vmid: number, want: Wanted, report: Prog
   if (status.status !== 'running') return { node, vmid, state: 'stopped' };
   const q = status.qmpstatus;
   return { node, vmid, state: q === 'running' || q === undefined || q === '' ? 'running' : 'paused', qmpstatus: q };
-}
-
-function lockedError(vmid: number, lock: string): ProviderError {
-  return transient(
-    `VM ${vmid} is locked (${lock}): a task holds it`,
-    `Wait for the ${lock} task on VM ${vmid} to end (see its tasks in the Proxmox UI), then try again.`,
-  );
 }
 
 function refused(message: string, hint: string, code: string): ProviderError {

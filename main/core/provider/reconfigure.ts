@@ -36,18 +36,17 @@
  * every other step is safe to repeat (config writes replace, the resize is
  * skipped once the disk is that large, uploads overwrite).
  */
-import { isConfigMissing } from '../pve/errors';
 import { bootDisk, diskBytes } from './boot-disk';
 import type { CoreContext, VmConfig } from './context';
 import { toProviderError } from './classify';
-import { notFound, ProviderError, transient } from './errors';
+import { ProviderError } from './errors';
 import { parseProviderId } from './ids';
-import { notTheOne } from './ownership';
 import { DEFAULT_SHUTDOWN_TIMEOUT_SECONDS, waitBackUp, type PowerOptions } from './power';
 import { progressReporter, type ProgressReporter } from './progress';
 import { resolveVm } from './resources';
 import { buildProxySeed, cdromVolume, stagedSeedIsoName, stagedSeedVolumeId } from './seed-source';
 import { LOCK_SUSPENDED, waitTask } from './tasks';
+import { goneError, lockedError, readConfigOrGone, refuseIfNotTheOne } from './vm-lookup';
 
 /** What to change; at least one field. */
 export interface ReconfigureChange {
@@ -135,9 +134,6 @@ export function checkChange(vmid: number, config: VmConfig, change: ReconfigureC
   return { disk };
 }
 
-const REFUSED_HINT =
-  'Egress Desk acts on a VM only when its VMID, name and mark all match the proxy asked for. Refresh the inventory and pick the proxy again.';
-
 /**
  * Steps (progress.ts reconfigureSteps): lookup, configure (cores, memory), resize, stage-seed, replace-seed, reboot,
  * wait-running; each skipped when not asked for or not needed. Resumable: rerun with the same change (the same
@@ -176,26 +172,11 @@ async function run(
   const { signal } = options;
   report('lookup', 'started', { vmid });
   const r = await resolveVm(ctx, vmid, { signal });
-  if (!r?.node) throw notFound(`No VM ${vmid} is left: it is gone`);
+  if (!r?.node) throw goneError(vmid);
   if (r.lock && r.lock !== LOCK_SUSPENDED) throw lockedError(vmid, r.lock);
   const node = r.node;
-  let config: VmConfig;
-  try {
-    config = await ctx.api.vmConfig(node, vmid, { signal });
-  } catch (e) {
-    if (isConfigMissing(e)) throw notFound(`No VM ${vmid} is left: it is gone`);
-    throw e;
-  }
-  const why = notTheOne(vmid, config, { name, ...(options.expect ? { uid: options.expect.uid } : {}) });
-  if (why)
-    throw new ProviderError(
-      'permanent',
-      `${why}; nothing was sent to it.`,
-      undefined,
-      undefined,
-      REFUSED_HINT,
-      RECONFIGURE_CODES.notTheOne,
-    );
+  const config = await readConfigOrGone(ctx, node, vmid, signal);
+  refuseIfNotTheOne(vmid, config, { name, ...(options.expect ? { uid: options.expect.uid } : {}) }, RECONFIGURE_CODES.notTheOne);
   if (config.lock && config.lock !== LOCK_SUSPENDED) throw lockedError(vmid, config.lock);
   const { disk } = checkChange(vmid, config, change);
   const seedBytes = change.userData
@@ -300,11 +281,4 @@ async function swapSeed(
   report('replace-seed', 'task', { ...at, upid });
   await waitTask(ctx, upid, ctx.budgets.seedDeleteMs, signal);
   report('replace-seed', 'done', at);
-}
-
-function lockedError(vmid: number, lock: string): ProviderError {
-  return transient(
-    `VM ${vmid} is locked (${lock}): a task holds it`,
-    `Wait for the ${lock} task on VM ${vmid} to end (see its tasks in the Proxmox UI), then try again.`,
-  );
 }
