@@ -9,7 +9,6 @@
  */
 import { useMemo, useState } from 'react';
 import { migrateTargets, seedStorageShared } from '../../../../../shared/domain/migrate-targets';
-import type { AppErrorValue } from '../../../../../shared/errors';
 import { Dialog } from '../../../components/common/Dialog';
 import { ErrorNotice } from '../../../components/common/ErrorNotice';
 import { Field } from '../../../components/common/Field';
@@ -20,11 +19,11 @@ import { useProxyActions, type PendingAction } from './action-store';
 import { ActionTargets, OperatorAcknowledgement } from './ActionTargets';
 import { nameOf } from './ConfirmAction';
 import { perCluster, targetOf } from './run-actions';
+import { useDialogSend } from './use-dialog-send';
 import { UserDataField, userDataProblem } from './UserDataField';
 
 export function MigrateDialog({ pending }: { pending: PendingAction }) {
   const cancel = useProxyActions((s) => s.cancel);
-  const done = useProxyActions((s) => s.done);
   const migrate = useTasks((s) => s.migrate);
   const first = pending.rows[0]!;
   const clusterId = first.clusterId;
@@ -56,8 +55,7 @@ export function MigrateDialog({ pending }: { pending: PendingAction }) {
   const [cloudInit, setCloudInit] = useState('');
   const [acknowledged, setAcknowledged] = useState(false);
   const [tried, setTried] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<AppErrorValue>();
+  const { busy, error, send } = useDialogSend(pending.rows);
 
   const problems = {
     to: !to
@@ -71,19 +69,16 @@ export function MigrateDialog({ pending }: { pending: PendingAction }) {
   const submit = async () => {
     setTried(true);
     if (problems.to || problems.cloudInit || problems.ack) return;
-    setBusy(true);
-    setError(undefined);
-    const outcome = await perCluster('migrate', pending.rows, (id, group) =>
-      migrate({
-        clusterId: id,
-        to,
-        targets: group.map((r) => ({ ...targetOf(r), ...(localSeed ? { cloudInit } : {}) })),
-        ...(pending.needsAcknowledgement ? { acknowledgeOperatorWarning: true as const } : {}),
-      }),
+    await send(() =>
+      perCluster('migrate', pending.rows, (id, group) =>
+        migrate({
+          clusterId: id,
+          to,
+          targets: group.map((r) => ({ ...targetOf(r), ...(localSeed ? { cloudInit } : {}) })),
+          ...(pending.needsAcknowledgement ? { acknowledgeOperatorWarning: true as const } : {}),
+        }),
+      ),
     );
-    setBusy(false);
-    if (outcome.error && outcome.started === 0) setError(outcome.error);
-    else done(outcome, pending.rows);
   };
 
   return (

@@ -9,7 +9,6 @@
  * larger than today's is refused here and by main (a disk only grows).
  */
 import { useState } from 'react';
-import type { AppErrorValue } from '../../../../../shared/errors';
 import { Dialog } from '../../../components/common/Dialog';
 import { ErrorNotice } from '../../../components/common/ErrorNotice';
 import { Field } from '../../../components/common/Field';
@@ -19,6 +18,7 @@ import { useProxyActions, type PendingAction } from './action-store';
 import { ActionTargets, OperatorAcknowledgement } from './ActionTargets';
 import { nameOf } from './ConfirmAction';
 import { perCluster, targetOf } from './run-actions';
+import { useDialogSend } from './use-dialog-send';
 import { UserDataField, userDataProblem } from './UserDataField';
 
 const GIB = 1024 ** 3;
@@ -39,7 +39,6 @@ export function diskProblem(raw: string, todayGiB: number | undefined): string |
 
 export function ReconfigureDialog({ pending }: { pending: PendingAction }) {
   const cancel = useProxyActions((s) => s.cancel);
-  const done = useProxyActions((s) => s.done);
   const reconfigure = useTasks((s) => s.reconfigure);
   const clusterId = pending.rows[0]!.clusterId;
   const machineTypes = useProfiles((s) => s.list?.profiles.find((p) => p.id === clusterId)?.machineTypes) ?? {};
@@ -53,8 +52,7 @@ export function ReconfigureDialog({ pending }: { pending: PendingAction }) {
   const [reboot, setReboot] = useState(true);
   const [acknowledged, setAcknowledged] = useState(false);
   const [tried, setTried] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<AppErrorValue>();
+  const { busy, error, send } = useDialogSend(pending.rows);
 
   const problems = {
     disk: diskProblem(disk, todayGiB),
@@ -68,22 +66,19 @@ export function ReconfigureDialog({ pending }: { pending: PendingAction }) {
   const submit = async () => {
     setTried(true);
     if (problems.disk || problems.cloudInit || problems.nothing || problems.ack) return;
-    setBusy(true);
-    setError(undefined);
-    const outcome = await perCluster('reconfigure', pending.rows, (id, group) =>
-      reconfigure({
-        clusterId: id,
-        targets: group.map(targetOf),
-        ...(machineType ? { machineType } : {}),
-        ...(disk.trim() ? { diskGiB: Number(disk) } : {}),
-        ...(changeUserData ? { cloudInit } : {}),
-        ...(running ? { reboot } : {}),
-        ...(pending.needsAcknowledgement ? { acknowledgeOperatorWarning: true as const } : {}),
-      }),
+    await send(() =>
+      perCluster('reconfigure', pending.rows, (id, group) =>
+        reconfigure({
+          clusterId: id,
+          targets: group.map(targetOf),
+          ...(machineType ? { machineType } : {}),
+          ...(disk.trim() ? { diskGiB: Number(disk) } : {}),
+          ...(changeUserData ? { cloudInit } : {}),
+          ...(running ? { reboot } : {}),
+          ...(pending.needsAcknowledgement ? { acknowledgeOperatorWarning: true as const } : {}),
+        }),
+      ),
     );
-    setBusy(false);
-    if (outcome.error && outcome.started === 0) setError(outcome.error);
-    else done(outcome, pending.rows);
   };
 
   return (

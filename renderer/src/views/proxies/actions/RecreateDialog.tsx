@@ -9,7 +9,6 @@
  * dialog's first preset, to replace with the proxy's own when it differs.
  */
 import { useState } from 'react';
-import type { AppErrorValue } from '../../../../../shared/errors';
 import { Dialog } from '../../../components/common/Dialog';
 import { ErrorNotice } from '../../../components/common/ErrorNotice';
 import { Field } from '../../../components/common/Field';
@@ -19,6 +18,7 @@ import { useProxyActions, type PendingAction } from './action-store';
 import { ActionTargets, OperatorAcknowledgement } from './ActionTargets';
 import { nameOf } from './ConfirmAction';
 import { perCluster, targetOf } from './run-actions';
+import { useDialogSend } from './use-dialog-send';
 import { UserDataField, userDataProblem } from './UserDataField';
 import { presets } from '../../create/presets';
 
@@ -27,7 +27,6 @@ const startingUserData = () => presets[0]!.render(presets[0]!.defaultPort);
 
 export function RecreateDialog({ pending }: { pending: PendingAction }) {
   const cancel = useProxyActions((s) => s.cancel);
-  const done = useProxyActions((s) => s.done);
   const recreate = useTasks((s) => s.recreate);
   const clusterId = pending.rows[0]!.clusterId;
   const profile = useProfiles((s) => s.list?.profiles.find((p) => p.id === clusterId));
@@ -39,8 +38,7 @@ export function RecreateDialog({ pending }: { pending: PendingAction }) {
   const [cloudInit, setCloudInit] = useState(startingUserData);
   const [acknowledged, setAcknowledged] = useState(false);
   const [tried, setTried] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<AppErrorValue>();
+  const { busy, error, send } = useDialogSend(pending.rows);
 
   const problems = {
     template: unknownOrigin && !template ? 'Pick the template it was made from.' : undefined,
@@ -51,20 +49,17 @@ export function RecreateDialog({ pending }: { pending: PendingAction }) {
   const submit = async () => {
     setTried(true);
     if (problems.template || problems.machineType || problems.cloudInit || problems.ack) return;
-    setBusy(true);
-    setError(undefined);
-    const outcome = await perCluster('recreate', pending.rows, (id, group) =>
-      recreate({
-        clusterId: id,
-        targets: group.map((r) => ({ ...targetOf(r), cloudInit })),
-        ...(template ? { template } : {}),
-        ...(machineType ? { machineType } : {}),
-        ...(pending.needsAcknowledgement ? { acknowledgeOperatorWarning: true as const } : {}),
-      }),
+    await send(() =>
+      perCluster('recreate', pending.rows, (id, group) =>
+        recreate({
+          clusterId: id,
+          targets: group.map((r) => ({ ...targetOf(r), cloudInit })),
+          ...(template ? { template } : {}),
+          ...(machineType ? { machineType } : {}),
+          ...(pending.needsAcknowledgement ? { acknowledgeOperatorWarning: true as const } : {}),
+        }),
+      ),
     );
-    setBusy(false);
-    if (outcome.error && outcome.started === 0) setError(outcome.error);
-    else done(outcome, pending.rows);
   };
 
   return (
