@@ -9,27 +9,17 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { internalErrorValue, toAppErrorValue } from '../../../main/ipc/app-error';
-import { SEED_STORAGE, type RequestFault, type RequestMatch } from '../../../main/simulator';
+import { SEED_STORAGE, type RequestMatch } from '../../../main/simulator';
 import type { AppErrorValue } from '../../../shared/errors';
 import { recordMadeHere } from '../../support/made-here';
 import { CLUSTER_ID, NODE, plantProxy, SECOND_NODE as TARGET_NODE, startCell, type Cell } from './cell';
 import { dataFolderFaults, dayTwoMatrix, dayTwoTaskType, faults, matrixVersions, type DayTwoOperation, type FaultId } from './matrix';
-import { assertClean, assertStillServes, disarm, sweepOrphans, type Observed } from './run-cell';
+import { assertClean, assertStillServes, disarm, requestFaults, sweepOrphans, type Observed } from './run-cell';
 import { judge } from './suite';
 
 const USER_DATA = '#cloud-config\nhostname: subject\n';
 const NEW_USER_DATA = '#cloud-config\nhostname: subject-renamed\n';
 const SUBJECT = 'proxy-subject';
-
-const requestFaults: Partial<Record<FaultId, RequestFault>> = {
-  auth: { kind: 'error', fixture: 'err_auth_failed' },
-  forbidden: { kind: 'error', fixture: 'err_forbidden' },
-  unknown500: { kind: 'error', fixture: 'sim_err_task_missing' },
-  refused595: { kind: 'unreachable', status: 595 },
-  timeout596: { kind: 'unreachable', status: 596 },
-  reset: { kind: 'reset' },
-  hang: { kind: 'hang' },
-};
 
 const site: Record<DayTwoOperation, RequestMatch> = {
   start: { method: 'POST', route: '/nodes/{node}/qemu/{vmid}/status/start' },

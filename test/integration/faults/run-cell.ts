@@ -21,7 +21,8 @@ export interface Observed {
   cancelMessage?: string;
 }
 
-const requestFaults: Partial<Record<FaultId, RequestFault>> = {
+/** What each request-level fault makes the simulator answer (the day-two cells use the same table). */
+export const requestFaults: Partial<Record<FaultId, RequestFault>> = {
   auth: { kind: 'error', fixture: 'err_auth_failed' },
   forbidden: { kind: 'error', fixture: 'err_forbidden' },
   unknown500: { kind: 'error', fixture: 'sim_err_task_missing' },
