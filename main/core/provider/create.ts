@@ -18,10 +18,13 @@ import { permanent } from './errors';
 import { formatProviderId } from './ids';
 import { clusterFacts, judgeLanding, type LandingWay } from './landing';
 import { formatMark } from './mark';
-import { adoptByName, allocate, nodeOf, type OwnedVm } from './ownership';
+import { adoptByName, nodeOf, type OwnedVm } from './ownership';
 import { resolvePlacement, type CreateRequest, type Placement } from './placement';
-import { createSteps, progressReporter, type ProgressReporter } from './progress';
+import { lookupListing } from './lookup';
+import { createSteps, haltingReporter, progressReporter, type ProgressReporter } from './progress';
+import { cancelled } from './poll';
 import { provision } from './provision';
+import { allocateWithSeed, type CloneWithSeed, type SeedBesideClone, uploadSeed } from './seed-beside-clone';
 import { waitTask, waitUnlocked } from './tasks';
 import { checkTemplate } from './template';
 import { rewritesNet0 } from './vm-params';
@@ -55,11 +58,15 @@ async function ensureRunning(
   report: ProgressReporter,
   signal?: AbortSignal,
 ) {
+  // The seed's upload runs beside the clone: a step the listener could not record stops both.
+  ({ report, signal } = haltingReporter(report, signal));
   report('lookup', 'started');
-  let resources = await ctx.api.clusterResources('vm', { signal });
+  let resources = await lookupListing(ctx, request.name, signal);
   let vm: OwnedVm | undefined;
   ({ vm, resources } = await adoptSettled(ctx, resources, request, signal));
   let adopted = vm !== undefined;
+  let seed: SeedBesideClone | undefined;
+  let reseed = false;
   if (!vm) {
     // The template is checked only when a clone may be needed: an existing VM no longer depends on it.
     const { source, config: templateConfig } = await checkTemplate(ctx, resources, request.placement.image, placement, signal);
@@ -68,13 +75,18 @@ async function ensureRunning(
     const way = await landingOf(ctx, source, templateConfig, placement, request, signal);
     const cloneNode = way === 'migrate' ? nodeOf(source) : placement.node;
     report('lookup', 'done', { node: placement.node });
-    ({ vm, adopted } = await allocate(
-      ctx,
-      resources,
-      request,
-      (vmid) => cloneOnto(ctx, source, templateConfig, vmid, cloneNode, cloneStorage, placement, request, report, signal),
-      signal,
-    ));
+    // The mark's created-at dates the seed too (seed-source.ts), so both are known before the clone.
+    const description = formatMark(request.uid, ctx.now());
+    const job: CloneJob = { source, templateConfig, node: cloneNode, storage: cloneStorage, description, placement, request };
+    const clone: CloneWithSeed = (vmid, cloneSignal, beside) => cloneOnto(ctx, job, vmid, report, cloneSignal, beside);
+    ({ vm, adopted, seed } = await allocateWithSeed(ctx, { resources, request, description, node: placement.node }, clone, report, signal));
+    if (adopted && seed) {
+      // The VMID held our own earlier attempt's VM (the lookup missed it): its seed is dated by its mark, not by
+      // this attempt's, so it is uploaded again below, once this one has settled.
+      await seed.done.catch(() => undefined);
+      seed = undefined;
+      reseed = true;
+    }
   }
   if (adopted) {
     report('lookup', 'done', { node: vm.node, vmid: vm.vmid });
@@ -82,14 +94,19 @@ async function ensureRunning(
     const status = await ctx.api.vmStatus(vm.node, vm.vmid, { signal });
     ctx.log.info('proxmox vm adopted', { vmid: vm.vmid, status: status.status, qmpstatus: status.qmpstatus });
     if (status.status === 'running') {
-      for (const step of createSteps.slice(2)) report(step, 'skipped', { node: vm.node, vmid: vm.vmid });
+      const at = { node: vm.node, vmid: vm.vmid };
+      for (const step of createSteps.slice(2)) {
+        if (step === 'upload-seed' && reseed) await uploadSeed(ctx, at, request, vm.config, report, signal);
+        else report(step, 'skipped', at);
+      }
       return vm;
     }
   }
-  // Still stopped, and without its seed: the VM moves to the chosen node now, wherever the clone (or an earlier attempt) left it.
+  // Still stopped, and without its seed attached: the VM moves to the chosen node now, wherever the clone (or an
+  // earlier attempt) left it.
   if (vm.node !== placement.node) vm = await moveTo(ctx, vm, placement.node, report, signal);
   else report('migrate', 'skipped', { node: vm.node, vmid: vm.vmid });
-  await provision(ctx, vm, placement, request, report, signal);
+  await provision(ctx, vm, placement, request, report, signal, { seedUploaded: seed !== undefined });
   return vm;
 }
 
@@ -152,29 +169,51 @@ async function landingOf(
  * migrate follows. Events name the node the proxy is for, as every step's
  * do; the UPID names where the task runs.
  */
+/** What a create's clone makes: `node` is where it lands, `storage` where its disks go (undefined: the template's). */
+interface CloneJob {
+  source: ClusterResource;
+  templateConfig: VmConfig;
+  node: string;
+  storage: string | undefined;
+  description: string;
+  placement: Placement;
+  request: CreateRequest;
+}
+
 async function cloneOnto(
   ctx: CoreContext,
-  source: ClusterResource,
-  templateConfig: VmConfig,
+  job: CloneJob,
   vmid: number,
-  node: string,
-  storage: string | undefined,
-  placement: Placement,
-  request: CreateRequest,
   report: ProgressReporter,
-  signal?: AbortSignal,
+  signal: AbortSignal | undefined,
+  beside: () => void = () => undefined,
 ): Promise<OwnedVm> {
-  const sourceNode = nodeOf(source);
+  const { templateConfig, node, storage, description, placement, request } = job;
+  const sourceNode = nodeOf(job.source);
   const at = { node: placement.node, vmid };
   report('clone', 'started', at);
   // A full clone copies the template's disk onto `storage`: it takes one of that storage's copy slots for the
   // clone task alone (not the whole create), so the upload and start of other creates go on meanwhile.
-  const release = await ctx.cloneGate?.({ node, storage }, signal);
-  const description = formatMark(request.uid, ctx.now());
+  const gate = ctx.cloneGate?.({ node, storage }, signal);
+  // What runs beside the clone starts once its POST is queued, so the clone, which the disk waits on, goes first;
+  // or as soon as the slot is not there at once, so the wait for it is used.
+  const besideWhileWaiting = gate ? setTimeout(beside, 0) : undefined;
+  let release: (() => void) | undefined;
+  try {
+    release = await gate;
+  } finally {
+    clearTimeout(besideWhileWaiting);
+  }
   const marks = writtenMarksOf(ctx.api);
+  // The slot may come long after the step began: a create cut off meanwhile (cancelled, or its seed's upload beside
+  // it failed) sends no clone.
+  if (signal?.aborted) {
+    release?.();
+    throw cancelled(`a clone slot on ${storage ?? node}`);
+  }
   marks.expect(vmid, request.name);
   try {
-    const upid = await ctx.api.clone(
+    const posted = ctx.api.clone(
       sourceNode,
       placement.templateVmid,
       {
@@ -187,6 +226,8 @@ async function cloneOnto(
       },
       { signal },
     );
+    beside();
+    const upid = await posted;
     report('clone', 'task', { ...at, upid });
     await waitTask(ctx, upid, ctx.budgets.cloneMs, signal);
     marks.record(vmid, request.name, description);

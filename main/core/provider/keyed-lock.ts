@@ -7,9 +7,26 @@ import { transient } from './errors';
 
 export type Release = () => void;
 
+/** How long a key's last release is remembered: longer than any read that asks about it may be reused (lookup.ts). */
+export const RELEASES_KEPT_MS = 60_000;
+
 export class KeyedLock {
   // The tail of each key's queue: a new holder waits for it, then becomes it.
   private readonly tails = new Map<string, Promise<void>>();
+  // When each key was last given back (`now`'s ms), for a while: see releasedSince.
+  private readonly releases = new Map<string, number>();
+
+  /** `now`: the clock of releases; performance.now() by default, which the reads compared with it use too (lookup.ts). */
+  constructor(private readonly now: () => number = () => performance.now()) {}
+
+  /**
+   * Whether an operation on `key` ended (gave its slot back) at or after `since`: what a listing asked for at
+   * `since` may not show yet. A key never released, or not within RELEASES_KEPT_MS, has not.
+   */
+  releasedSince(key: string, since: number): boolean {
+    const at = this.releases.get(key);
+    return at !== undefined && at >= since;
+  }
 
   get size(): number {
     return this.tails.size;
@@ -38,8 +55,15 @@ export class KeyedLock {
     return () => {
       if (released) return;
       released = true;
+      this.noteRelease(key);
       release();
     };
+  }
+
+  private noteRelease(key: string): void {
+    const now = this.now();
+    this.releases.set(key, now);
+    for (const [k, at] of this.releases) if (now - at > RELEASES_KEPT_MS) this.releases.delete(k);
   }
 }
 

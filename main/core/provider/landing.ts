@@ -22,6 +22,8 @@ import type { PveApi } from '../pve/api';
 import type { ClusterResource, VmConfig } from './context';
 import type { Profile } from './profile';
 import { findVm } from './resources';
+import { clusterListing } from './lookup';
+import { recentTemplateConfig } from './template-reads';
 
 /** A catalogue image: its default template and, optionally, one per node. */
 export interface TemplateEntry {
@@ -211,26 +213,27 @@ export function clusterFacts(resources: readonly ClusterResource[]): Pick<Landin
 
 /** Reads what the rules need for these templates: one listing, then each template's config on its node while that node is online. */
 export async function readLandingFacts(api: PveApi, vmids: Iterable<number>, signal?: AbortSignal): Promise<LandingFacts> {
-  const resources = await api.clusterResources(undefined, { signal });
+  // Recorded for the creates this placement starts: their lookup may use it (lookup.ts).
+  const resources = await clusterListing(api, { signal });
   const { nodes, storages } = clusterFacts(resources);
   const templates = new Map<number, TemplateFact>();
-  for (const vmid of new Set(vmids)) {
+  // Each template is read on its own node, so the reads go out together (each node's pace is its own), and through
+  // the templates' short-lived cache (template-reads.ts) the creates this placement starts check against.
+  const facts = [...new Set(vmids)].map(async (vmid): Promise<TemplateFact> => {
     const r = findVm(resources, vmid);
-    if (!r?.node) {
-      templates.set(vmid, { vmid });
-      continue;
-    }
+    if (!r?.node) return { vmid };
     const fact: TemplateFact = { vmid, node: r.node };
     if (nodes.find((n) => n.node === r.node)?.online) {
       try {
-        fact.config = await api.vmConfig(r.node, vmid, { signal });
+        fact.config = await recentTemplateConfig(api, r.node, vmid, { signal });
       } catch (e) {
         signal?.throwIfAborted();
         fact.readError = e instanceof Error ? e.message : String(e);
       }
     }
-    templates.set(vmid, fact);
-  }
+    return fact;
+  });
+  for (const fact of await Promise.all(facts)) templates.set(fact.vmid, fact);
   return { nodes, storages, templates };
 }
 

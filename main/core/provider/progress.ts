@@ -115,6 +115,24 @@ export function progressReporter(op: ProgressOp, listener: ProgressListener | un
 
 export type ProgressReporter = ReturnType<typeof progressReporter>;
 
+/**
+ * An operation's reporter and signal, cut together: once a step could not be recorded (the listener threw), the
+ * signal aborts at once, so a branch running beside the one that threw (create's seed upload beside its clone)
+ * sends nothing more either.
+ */
+export function haltingReporter(report: ProgressReporter, signal: AbortSignal | undefined) {
+  const controller = new AbortController();
+  const guarded: ProgressReporter = (step, phase, context) => {
+    try {
+      report(step, phase, context);
+    } catch (e) {
+      controller.abort();
+      throw e;
+    }
+  };
+  return { report: guarded, signal: signal ? AbortSignal.any([signal, controller.signal]) : controller.signal };
+}
+
 /** Every step of an operation, in order: what a task shows before it starts. */
 export function stepsOf(op: ProgressOp): readonly string[] {
   switch (op) {

@@ -12,7 +12,7 @@ import type { ProgressReporter } from './progress';
 import { throwIfCancelled } from './poll';
 import { waitRunning, waitTask } from './tasks';
 import { configParams, resizePlan } from './vm-params';
-import { buildProxySeed } from './seed-source';
+import { uploadSeed } from './seed-beside-clone';
 
 export async function provision(
   ctx: CoreContext,
@@ -21,6 +21,7 @@ export async function provision(
   request: CreateRequest,
   report: ProgressReporter,
   signal?: AbortSignal,
+  options: { seedUploaded?: boolean } = {},
 ): Promise<void> {
   const { node, vmid } = vm;
   const at = { node, vmid };
@@ -28,14 +29,9 @@ export async function provision(
   const params = configParams(ctx.profile, vmid, vm.config, placement.machineType, ctx.seed.seedVolumeId(isoStorage, request.name));
   const resize = resizePlan(vmid, vm.config, placement.machineType.diskGiB);
 
-  // Rebuilt and uploaded over any old one on every attempt: a previous one may have been cut off.
-  report('upload-seed', 'started', at);
-  // Dated with the mark's created-at (seed-source.ts), so a migrate can rebuild the same bytes on another node.
-  const iso = buildProxySeed(ctx, request.name, { userData: request.cloudInit }, vm.config);
-  const uploadUpid = await ctx.api.uploadIso(node, isoStorage, ctx.seed.seedIsoName(request.name), iso, { signal });
-  report('upload-seed', 'task', { ...at, upid: uploadUpid });
-  await waitTask(ctx, uploadUpid, ctx.budgets.uploadMs, signal);
-  report('upload-seed', 'done', at);
+  // Uploaded over any old one on every attempt (a previous one may have been cut off), unless it went up beside
+  // this attempt's clone (seed-beside-clone.ts).
+  if (!options.seedUploaded) await uploadSeed(ctx, at, request, vm.config, report, signal);
 
   report('configure', 'started', at);
   await ctx.api.setVmConfig(node, vmid, params, { signal });

@@ -10,6 +10,7 @@ import { permanent } from './errors';
 import type { Placement } from './placement';
 import { nodeOf } from './ownership';
 import { findVm } from './resources';
+import { forgetTemplateConfig, recentTemplateConfig } from './template-reads';
 import { configParams, resizePlan } from './vm-params';
 
 /** A well-formed seed volume for the dry runs of configParams below: only the template's config is being judged. */
@@ -26,12 +27,12 @@ export async function checkTemplate(
   const source = findVm(resources, vmid);
   if (!source) throw permanent(`placement.image "${image}": template VM ${vmid} does not exist`);
   const node = nodeOf(source);
-  const config = await recentTemplateConfig(ctx, node, vmid, signal);
+  const config = await recentTemplateConfig(ctx.api, node, vmid, { now: () => ctx.now().getTime(), signal });
   try {
     judgeTemplate(ctx, image, vmid, config, placement);
   } catch (e) {
     // A refused template is read afresh next time: the operator may fix it and run the create again.
-    forgetTemplateConfig(ctx, node, vmid);
+    forgetTemplateConfig(ctx.api, node, vmid);
     throw e;
   }
   return { source, config };
@@ -50,56 +51,6 @@ function judgeTemplate(ctx: CoreContext, image: string, vmid: number, config: Vm
   resizePlan(vmid, config, placement.machineType.diskGiB);
 }
 
-/**
- * Issue 11: how long one read of a template's config serves the creates that follow. A bulk's creates all clone
- * the same template; none of our writes changes it (a clone of a stopped source, as a template always is, only takes a
- * shared flock on it: qemu-server src/PVE/API2/Qemu.pm clone_vm `$lock_source_vm`, `lock_config_shared`; the
- * clone's config is written to the new VMID), so one read per
- * node and template serves the whole bulk instead of one per create. Short, so an edit made by hand in the
- * Proxmox GUI is seen by the next create soon after.
- */
-export const TEMPLATE_CONFIG_REUSE_MS = 30_000;
-
-interface TemplateRead {
-  at: number;
-  config: Promise<VmConfig>;
-}
-
-/** Per Proxmox client (one per cluster), `<node>/<vmid>` → the last read of that template's config. */
-const templateReads = new WeakMap<object, Map<string, TemplateRead>>();
-
-function readsOf(ctx: CoreContext): Map<string, TemplateRead> {
-  let reads = templateReads.get(ctx.api);
-  if (!reads) templateReads.set(ctx.api, (reads = new Map()));
-  return reads;
-}
-
-function forgetTemplateConfig(ctx: CoreContext, node: string, vmid: number): void {
-  readsOf(ctx).delete(`${node}/${vmid}`);
-}
-
-async function recentTemplateConfig(ctx: CoreContext, node: string, vmid: number, signal?: AbortSignal): Promise<VmConfig> {
-  const reads = readsOf(ctx);
-  const key = `${node}/${vmid}`;
-  const now = ctx.now().getTime();
-  const held = reads.get(key);
-  if (held && now - held.at <= TEMPLATE_CONFIG_REUSE_MS) {
-    try {
-      return await held.config;
-    } catch {
-      // The read this create joined failed (or its caller gave up): this create reads for itself below.
-      signal?.throwIfAborted();
-    }
-  }
-  const read: TemplateRead = { at: now, config: ctx.api.vmConfig(node, vmid, { signal }) };
-  reads.set(key, read);
-  try {
-    return await read.config;
-  } catch (e) {
-    if (reads.get(key) === read) reads.delete(key);
-    throw e;
-  }
-}
 
 /** The first disk slot holding a Proxmox cloud-init drive (a value containing `cloudinit`), which would compete with the seed. */
 export function cloudInitDriveSlot(config: VmConfig): string | undefined {

@@ -12,7 +12,8 @@
  * It is a token bucket whose tokens come back exactly `perMs` after they are
  * spent (a sliding window): up to `requests` may leave at once, then the next
  * waits for the oldest to age out. Waiting requests are served by class,
- * then first come first served: writes (the create's critical path), then
+ * then first come first served: copies (clone and migrate POSTs, see
+ * PaceClass), writes (the create's critical path), then
  * reads (an operation's lookups, task listings and agent reads), then polls
  * (the inventory's), so a bulk's polling yields to the next clone, upload or
  * start. Reads and polls never take the last send of a window
@@ -53,7 +54,7 @@ export interface PaceOptions {
    * the network, the connection pool and the event loop shift them a little (default 50 ms).
    */
   guardMs?: number;
-  /** Sends of each window only writes may use (default 1; never all of `requests`). */
+  /** Sends of each window only writes may use (default 1; never all of `requests`). The app uses 0: client-policy.ts. */
   reservedForWrites?: number;
   /** 'always' (default), or only in a busy period of overlapping operations ('under-load', see above). */
   engage?: 'always' | 'under-load';
@@ -64,8 +65,15 @@ export interface PaceOptions {
 /** 3 per second per node: one per pveproxy worker per second (see above). */
 export const DEFAULT_PACE: PaceOptions = { requests: 3, perMs: 1000, guardMs: 50 };
 
-export type PaceClass = 'write' | 'read' | 'poll';
-const ORDER: readonly PaceClass[] = ['write', 'read', 'poll'];
+/**
+ * `copy`: a write that starts a disk copy (a clone, a migrate). It goes before the other writes: while it waits, its
+ * storage's copy slot is held and the disk idles, and the disk is what a bulk's floor is made of; a config write or a
+ * start queued beside it delays one create by a send, a clone delays every create behind it in its storage's queue.
+ * Measured with scripts/bench-bulk.ts (BENCH_TIMELINE): a node's second wave of clones had waited a second behind the
+ * first wave's config, upload and resize writes.
+ */
+export type PaceClass = 'copy' | 'write' | 'read' | 'poll';
+const ORDER: readonly PaceClass[] = ['copy', 'write', 'read', 'poll'];
 
 interface Waiter {
   grant: () => void;
@@ -174,7 +182,7 @@ export class Pace {
   /** How many sends of a window a class may use: all for writes, all but the reserve for the others. */
   private limitOf(cls: PaceClass): number {
     const { requests } = this.options;
-    if (cls === 'write') return requests;
+    if (cls === 'copy' || cls === 'write') return requests;
     return Math.max(1, requests - Math.min(requests - 1, this.options.reservedForWrites ?? 1));
   }
 
@@ -219,7 +227,7 @@ export class Pace {
 
   private nodeOf(node: string): NodePace {
     let p = this.nodes.get(node);
-    if (!p) this.nodes.set(node, (p = { sent: [], queues: { write: [], read: [], poll: [] }, timer: undefined, waited: 0 }));
+    if (!p) this.nodes.set(node, (p = { sent: [], queues: { copy: [], write: [], read: [], poll: [] }, timer: undefined, waited: 0 }));
     return p;
   }
 }

@@ -73,16 +73,21 @@ export interface Transport {
   close(): Promise<void>;
 }
 
+/** The POSTs that start a copy of a VM's disks (pace.ts PaceClass `copy`). */
+const DISK_COPIES: ReadonlySet<string> = new Set(['/nodes/{node}/qemu/{vmid}/clone', '/nodes/{node}/qemu/{vmid}/migrate']);
+
 /**
- * Which queue a request waits in at the pace: writes, then reads an operation waits on, then the inventory's
- * background polls. Task listings and status calls are reads: one listing tells every create on the node that its
+ * Which queue a request waits in at the pace: disk copies, other writes, then reads an operation waits on, then the
+ * inventory's background polls. Task listings and status calls are reads: one listing tells every create on the node that its
  * clone, upload or start ended (a clone's end seen late holds its storage's copy slot), and the agent read is a
- * create's address step. The inventory's all-types listing and its mark reads wait for all of them.
+ * create's address step. The inventory's listing and mark reads (`background`) wait for all of them.
  */
 export function paceClassOf(ex: Pick<Exchange, 'method' | 'template' | 'query' | 'background'>): PaceClass {
+  if (ex.method === 'POST' && DISK_COPIES.has(ex.template ?? '')) return 'copy';
   if (ex.method !== 'GET') return 'write';
-  // The inventory's all-types listing is a poll; a create's typed lookup (`type=vm`) is on its critical path.
-  if (ex.background || (ex.template === '/cluster/resources' && ex.query?.type === undefined)) return 'poll';
+  // The inventory's reads (its listing, its mark reads) say so; the same listing read by a create's lookup or by
+  // placement is on a create's critical path.
+  if (ex.background) return 'poll';
   return 'read';
 }
 

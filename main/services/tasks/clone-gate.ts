@@ -2,11 +2,12 @@
  * The core's clone gate (CloneGate, main/core/provider/context.ts) over the task manager's slots: a create's full
  * clone, and a migrate's copy, take a copy slot of the storage they write (and a migrate also of the one it reads),
  * keyed by cloneStorageKey, for the length of that Proxmox task. Whether a storage is shared (one key for the
- * cluster: every node writes to the same NAS) or local (one per node) comes from `/cluster/resources?type=storage`,
- * read once per cluster and kept a short while.
+ * cluster: every node writes to the same NAS) or local (one per node) comes from the cluster's `/cluster/resources`
+ * listing, shared with placement and the create lookups (core/provider/lookup.ts) and kept a short while.
  */
 import type { CloneGate } from '../../core';
 import type { PveApi } from '../../core/pve/api';
+import { recentClusterListing } from '../../core/provider/lookup';
 import type { Logger } from '../../log/logger';
 import { cloneStorageKey, type Slots } from './slots';
 
@@ -14,45 +15,29 @@ export interface CloneGatesOptions {
   slots: Pick<Slots, 'acquireStorage'>;
   api: (clusterId: string) => PveApi;
   log: Logger;
-  /** How long a cluster's storage listing is kept (default 60 s). */
+  /** How old a cluster listing may be to tell which storages are shared (default 60 s). */
   ttlMs?: number;
-  now?: () => number;
-}
-
-interface Listing {
-  at: number;
-  shared: Promise<ReadonlyMap<string, boolean>>;
 }
 
 const never = new AbortController().signal;
 
 export function createCloneGates(o: CloneGatesOptions) {
   const ttlMs = o.ttlMs ?? 60_000;
-  const now = o.now ?? Date.now;
-  const listings = new Map<string, Listing>();
 
-  /** storage id -> shared, for one cluster; one listing in flight at a time, shared by every create that asks. */
-  function sharedOf(clusterId: string, signal: AbortSignal): Promise<ReadonlyMap<string, boolean>> {
-    const held = listings.get(clusterId);
-    if (held && now() - held.at < ttlMs) return held.shared;
-    const shared = o
-      .api(clusterId)
-      .clusterResources('storage', { signal })
-      .then((rows) => {
-        const map = new Map<string, boolean>();
-        for (const r of rows) {
-          if (r.type !== 'storage' || !r.storage) continue;
-          const isShared = r.shared === true || (r.shared as unknown) === 1;
-          map.set(r.storage, (map.get(r.storage) ?? false) || isShared);
-        }
-        return map;
-      });
-    listings.set(clusterId, { at: now(), shared });
-    // A failed read is not kept: the next clone asks again.
-    shared.catch(() => {
-      if (listings.get(clusterId)?.shared === shared) listings.delete(clusterId);
-    });
-    return shared;
+  /**
+   * storage id -> shared, for one cluster, from its whole listing as read at most `ttlMs` ago: which storages are
+   * shared is configuration, and the listing automatic placement has just read (or one on the wire) serves every
+   * create of a bulk, so its first clones do not wait for a read of their own at the node the URL reaches.
+   */
+  async function sharedOf(clusterId: string, signal: AbortSignal): Promise<ReadonlyMap<string, boolean>> {
+    const rows = await recentClusterListing(o.api(clusterId), ttlMs, { signal });
+    const map = new Map<string, boolean>();
+    for (const r of rows) {
+      if (r.type !== 'storage' || !r.storage) continue;
+      const isShared = r.shared === true || (r.shared as unknown) === 1;
+      map.set(r.storage, (map.get(r.storage) ?? false) || isShared);
+    }
+    return map;
   }
 
   async function keyOf(clusterId: string, node: string, storage: string, signal: AbortSignal): Promise<string> {

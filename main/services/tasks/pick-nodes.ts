@@ -19,6 +19,7 @@
 import type { Cluster } from '../clusters/cluster';
 import { AppError } from '../../ipc/app-error';
 import { landingsOf } from '../placement/landing-service';
+import { clusterListing } from '../../core/provider/lookup';
 
 interface NodeLoad {
   node: string;
@@ -32,7 +33,7 @@ interface NodeLoad {
 
 export async function pickNodes(cluster: Cluster, count: number, image: string, signal?: AbortSignal): Promise<string[]> {
   const [resources, landings, apiNode] = await Promise.all([
-    cluster.api.clusterResources(undefined, { signal }),
+    clusterListing(cluster.api, { signal }),
     landingsOf(cluster, image, signal),
     // Only an order among equals: a status the token may not read leaves it out.
     cluster.api.apiNode?.({ signal }).catch(() => undefined),

@@ -224,12 +224,13 @@ const rows: Row[] = [
     // Someone takes the VMID between the listing and the clone: the clone is refused (F4) and the probe moves on.
     run: async () => {
       const r = fresh();
-      // The clone is held back, not the template read: an earlier create's read of the template serves this one.
-      env.sim.faults.inject({ route: ROUTE.clone, vmid: TEMPLATE_VMID }, { kind: 'delay', ms: 100 }, 1);
+      // The clone is held back, not the template read (an earlier create's read of the template serves this one, as
+      // may its listing, lookup.ts); the seed's upload goes out beside the clone (seed-beside-clone.ts), so its answer
+      // means the clone is on the wire, after the listing.
+      env.sim.faults.inject({ route: ROUTE.clone, vmid: TEMPLATE_VMID }, { kind: 'delay', ms: 400 }, 1);
       const since = env.sim.requests.total;
       const created = env.provider.create(r);
-      while (!env.sim.requests.records.slice(since).some((x) => x.route === '/cluster/resources'))
-        await new Promise((res) => setTimeout(res, 2));
+      while (!env.sim.requests.records.slice(since).some((x) => x.route === ROUTE.upload)) await new Promise((res) => setTimeout(res, 2));
       env.sim.state.addVm('pv1-1', plainVm(r.vmid, 'someone-else'));
       const id = await created;
       expect(id).toBe(`vms/${vmidFor(r.uid, RANGE, 1)}/${r.name}`);

@@ -150,12 +150,17 @@ describe('create over a local-only cluster', () => {
     expect(clone.form).not.toHaveProperty('target');
     const migrate = env.sim.requests.records.find((x) => x.route === '/nodes/{node}/qemu/{vmid}/migrate')!;
     expect(migrate).toMatchObject({ node: 'pv1-1', form: { target: 'pv1-2', 'with-local-disks': '1' } });
-    // The seed went to the final node only, after the move.
+    // The seed went to the final node only (uploaded there beside the clone, seed-beside-clone.ts), and is attached
+    // only once the VM is there: a local CD-ROM would stop the migrate.
     expect(env.sim.state.iso('pv1-2', SEED_STORAGE, `${r.name}-seed.iso`)).toBeDefined();
     expect(env.sim.state.iso('pv1-1', SEED_STORAGE, `${r.name}-seed.iso`)).toBeUndefined();
-    const order = env.sim.requests.records.map((x) => x.route);
-    expect(order.indexOf('/nodes/{node}/qemu/{vmid}/migrate')).toBeLessThan(order.indexOf('/nodes/{node}/storage/{storage}/upload'));
-    expect(events.filter((e) => e.phase === 'task').map((e) => e.step)).toEqual(['clone', 'migrate', 'upload-seed', 'start']);
+    const upload = env.sim.requests.records.find((x) => x.route === '/nodes/{node}/storage/{storage}/upload')!;
+    expect(upload.node).toBe('pv1-2');
+    const order = env.sim.requests.records.map((x) => `${x.method} ${x.route}`);
+    expect(order.indexOf('POST /nodes/{node}/qemu/{vmid}/migrate')).toBeLessThan(order.indexOf('PUT /nodes/{node}/qemu/{vmid}/config'));
+    const tasks = events.filter((e) => e.phase === 'task').map((e) => e.step);
+    expect([...tasks].sort()).toEqual(['clone', 'migrate', 'start', 'upload-seed']);
+    expect(tasks.indexOf('clone')).toBeLessThan(tasks.indexOf('migrate'));
     expect(events.find((e) => e.step === 'migrate' && e.phase === 'task')?.upid).toMatch(/^UPID:pv1-1:[^:]+:[^:]+:[^:]+:qmigrate:/);
     expect(events.every((e) => e.node === undefined || e.node === 'pv1-2')).toBe(true);
   });

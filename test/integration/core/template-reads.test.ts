@@ -1,6 +1,6 @@
 /**
  * Issue 11: the creates of a bulk read their template's config once, not
- * once each (template.ts TEMPLATE_CONFIG_REUSE_MS); a template the check
+ * once each (template-reads.ts TEMPLATE_CONFIG_REUSE_MS); a template the check
  * refused is read afresh, so fixing it in Proxmox and running the create
  * again works at once.
  */

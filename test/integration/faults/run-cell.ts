@@ -98,7 +98,9 @@ function vanishHook(cell: Cell, op: Operation) {
     cell.sim.state.removeVm(vmid);
   };
   return (method: string, args: unknown[]) => {
-    if (op === 'create' && method === 'uploadIso') vanish(vmNamed(cell, freshName)[0]?.vmid);
+    // create: at its configure step, the first call after the clone that names the VM (the seed's upload runs beside
+    // the clone, seed-beside-clone.ts, so it may go out before the VM exists).
+    if (op === 'create' && method === 'setVmConfig') vanish(vmNamed(cell, freshName)[0]?.vmid);
     if (op !== 'create' && method === 'vmConfig' && args[1] === TARGET.vmid) vanish(TARGET.vmid);
   };
 }

@@ -28,7 +28,11 @@ describe('create', () => {
     expect(vm.config.description).toMatch(/^proxy-operator-managed=true\nproxy-operator-uid=3f1c2d7e/);
     expect(fake.isos.has(`pv1-1/proxy-seeds:iso/${NAME}-seed.iso`)).toBe(true);
     const tasks = events.filter((e) => e.phase === 'task');
-    expect(tasks.map((e) => e.step)).toEqual(['clone', 'upload-seed', 'resize', 'start']);
+    // The seed goes up beside the clone (seed-beside-clone.ts): its POST right after the clone's, both before the
+    // config that attaches it; which of their tasks is reported first is whichever POST Proxmox answers first.
+    expect([...tasks.map((e) => e.step)].sort()).toEqual(['clone', 'resize', 'start', 'upload-seed']);
+    const order = ['clone', 'uploadIso', 'setVmConfig', 'resize', 'start'].map((m) => fake.calls.findIndex((c) => c.startsWith(`${m} `)));
+    expect(order.every((at, i) => at >= 0 && (i === 0 || at > order[i - 1]!)), fake.calls.join('\n')).toBe(true);
     expect(tasks.every((e) => e.upid?.startsWith('UPID:pv1-1:') && e.vmid === vmid && e.total === 8)).toBe(true);
   });
 

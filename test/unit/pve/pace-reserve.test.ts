@@ -25,4 +25,15 @@ describe('pace: the last send of a window is kept for writes', () => {
     await pace.take('pv1-1', 'poll');
     expect(pace.stats()['pv1-1']?.waited).toBe(1);
   });
+
+  it('sends a waiting clone before the writes queued ahead of it', async () => {
+    const pace = new Pace({ requests: 1, perMs: 40, guardMs: 0 });
+    const order: string[] = [];
+    await pace.take('pv1-1', 'write');
+    const config = pace.take('pv1-1', 'write').then(() => order.push('config'));
+    const start = pace.take('pv1-1', 'write').then(() => order.push('start'));
+    const clone = pace.take('pv1-1', 'copy').then(() => order.push('clone'));
+    await Promise.all([config, start, clone]);
+    expect(order).toEqual(['clone', 'config', 'start']);
+  });
 });

@@ -21,9 +21,10 @@ function setup(limits = { clonesPerStorage: 1 }) {
   const slots = new Slots(limits);
   let reads = 0;
   const api = {
-    clusterResources: async (type?: string) => {
+    clusterResources: async (type?: string): Promise<unknown[]> => {
       reads++;
-      expect(type).toBe('storage');
+      // The whole listing, shared with placement and the create lookups (core/provider/lookup.ts).
+      expect(type).toBeUndefined();
       return rows;
     },
   } as unknown as PveApi;
