@@ -54,11 +54,7 @@ export function createMonitoring(directory: ClusterDirectory, bus: EventBus, log
     proxyCheck,
     handlers: { ...inventoryHandlers(inventory), ...healthHandlers(health), ...proxyCheckHandlers(proxyCheck) },
     /** For the task manager: an operation ended, so list the cluster now. */
-    refreshAfterOperation: (clusterId: string) => {
-      inventory
-        .refreshNow(clusterId)
-        .catch((e: unknown) => logger.info('inventory refresh after an operation failed', { clusterId, error: String(e) }));
-    },
+    refreshAfterOperation: (clusterId: string) => inventory.refreshAfterOperation(clusterId),
     close() {
       inventory.stop();
       health.stop();

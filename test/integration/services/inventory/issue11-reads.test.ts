@@ -2,9 +2,11 @@
  * Issue 11: what the inventory does not ask during a bulk. The mark of a VM
  * this client's own create cloned is known (the create wrote it), so no
  * config read; a booting proxy's agent is asked when its guest reaches the
- * expected boot, between listings, with no listing of its own.
+ * expected boot, between listings, with no listing of its own; and the
+ * operations a bulk ends cost a listing per gap, not one each.
  */
 import { afterEach, describe, expect, it } from 'vitest';
+import { AFTER_OPERATION_GAP_MS } from '../../../../main/services/inventory/service';
 import { AGENT, CONFIG, LISTING, proxyAt, startInventory, type InventoryHarness } from '../../../support/services/inventory/harness';
 
 let h: InventoryHarness | undefined;
@@ -50,5 +52,26 @@ describe('inventory reads in a bulk', () => {
     await h.step(1_000);
     expect(h.takeRequests()).toEqual({ [AGENT]: 1 });
     expect(h.service.vm('sim', 100_600)?.address).toMatch(/^192\.168\./);
+  });
+
+  it('lists once for the first ended operation, then at most once per gap for the many a bulk ends', async () => {
+    h = await startInventory({ proxies: 0 });
+    await h.step();
+    h.takeRequests();
+    h.service.refreshAfterOperation('sim');
+    await h.service.idle();
+    expect(h.takeRequests()[LISTING]).toBe(1);
+    // Ten more operations end within the gap: one listing held for its end, none before.
+    for (let i = 0; i < 10; i++) h.service.refreshAfterOperation('sim');
+    await h.service.idle();
+    expect(h.takeRequests()[LISTING]).toBeUndefined();
+    await h.step(AFTER_OPERATION_GAP_MS);
+    expect(h.takeRequests()[LISTING]).toBe(1);
+    // Long after, one operation's refresh runs at once again.
+    await h.step(AFTER_OPERATION_GAP_MS + 1);
+    h.takeRequests();
+    h.service.refreshAfterOperation('sim');
+    await h.service.idle();
+    expect(h.takeRequests()[LISTING]).toBe(1);
   });
 });
