@@ -152,7 +152,7 @@ const manager = createTaskManager({
   journalDir,
   logger,
   addresses,
-  onOperationFinished: (clusterId) => void inventory.refreshNow(clusterId).catch(() => undefined),
+  onOperationFinished: (clusterId) => inventory.refreshAfterOperation(clusterId),
   publish: (e) => {
     if (e.name !== 'tasks.update' || e.payload.kind !== 'create-proxy') return;
     const state = e.payload.address?.state;
@@ -221,7 +221,10 @@ function floorSeconds(n: number, nodeName: string, templateVmid: number) {
 
 /** A request's route, with the reads told apart by what they are for (the route alone mixes them). */
 function requestKind(r: (typeof sim.requests.records)[number]): string {
-  if (r.route === '/cluster/resources') return r.query.type === 'vm' ? 'GET /cluster/resources?type=vm (create lookup)' : 'GET /cluster/resources (inventory)';
+  if (r.route === '/cluster/resources') {
+    if (r.query.type) return `GET /cluster/resources?type=${r.query.type}`;
+    return 'GET /cluster/resources (the inventory, placement, the create lookups: lookup.ts)';
+  }
   if (r.method === 'GET' && r.route === '/nodes/{node}/qemu/{vmid}/config') {
     const vmid = Number(r.path.split('/')[4]);
     return `GET /nodes/{node}/qemu/{vmid}/config (${TEMPLATE_VMIDS.includes(vmid) ? 'template' : 'proxy'})`;
@@ -246,6 +249,7 @@ try {
   await addressesOf(warm.taskIds);
   await inventory.idle();
   mostCopies.clear();
+  const beforeBulk = [...sim.requests.records];
   sim.requests.clear();
   sim.load.reset();
   const copySampler = setInterval(sampleCopies, 20);
@@ -331,6 +335,20 @@ try {
     for (const [kind, n] of [...mine].sort((a, b) => b[1].before + b[1].after - a[1].before - a[1].after))
       console.log(`  ${String(n.before).padStart(4)} ${String(n.after).padStart(4)}  ${((n.before + n.after) / here).toFixed(2)}/create  ${kind}`);
     console.log(`  ${String(sum('before')).padStart(4)} ${String(sum('after')).padStart(4)}  ${((sum('before') + sum('after')) / here).toFixed(2)}/create  all`);
+  }
+  // BENCH_TIMELINE=<node>[,<node>]: each such node's requests and tasks in time order (simulated s from the bulk's start), to see
+  // where its request budget idles.
+  for (const timelineNode of (process.env.BENCH_TIMELINE ?? '').split(',').filter(Boolean)) {
+    const epochStart = Date.now() - (sim.clock.now() - simStarted);
+    const lines: Array<[number, string]> = [];
+    // The second before the bulk too: its sends still count in the pace's first window.
+    for (const r of [...beforeBulk.filter((b) => (b.at ?? 0) >= epochStart - 2000), ...records])
+      if ((r.loadNode ?? r.node) === timelineNode) lines.push([((r.at ?? 0) - epochStart) / 1000, `req  ${requestKind(r)} ${r.path.split('/').slice(-2).join('/')}`]);
+    for (const t of sim.tasks.tasks.values())
+      if (t.node === timelineNode && t.simStart >= simStarted)
+        lines.push([(t.simStart - simStarted) / 1000, `task ${t.type} ${t.id} until ${(((t.simEnd ?? simStarted) - simStarted) / 1000).toFixed(2)}`]);
+    console.log(`timeline on ${timelineNode}:`);
+    for (const [at, what] of lines.sort((a, b) => a[0] - b[0])) console.log(`  ${at.toFixed(2).padStart(7)}  ${what}`);
   }
   const stats = Object.entries(env.client.peakRequestsPerNode());
   console.log(`most requests on the wire per node (client) ${JSON.stringify(Object.fromEntries(stats))}`);
