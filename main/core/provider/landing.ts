@@ -23,7 +23,7 @@ import type { ClusterResource, VmConfig } from './context';
 import type { Profile } from './profile';
 import { findVm } from './resources';
 import { clusterListing } from './lookup';
-import { recentTemplateConfig } from './template-reads';
+import { freshTemplateConfig } from './template-reads';
 
 /** A catalogue image: its default template and, optionally, one per node. */
 export interface TemplateEntry {
@@ -217,15 +217,15 @@ export async function readLandingFacts(api: PveApi, vmids: Iterable<number>, sig
   const resources = await clusterListing(api, { signal });
   const { nodes, storages } = clusterFacts(resources);
   const templates = new Map<number, TemplateFact>();
-  // Each template is read on its own node, so the reads go out together (each node's pace is its own), and through
-  // the templates' short-lived cache (template-reads.ts) the creates this placement starts check against.
+  // Each template is read on its own node, so the reads go out together (each node's pace is its own), afresh (what
+  // a user is offered is never from an old read), and kept for the creates this placement starts (template-reads.ts).
   const facts = [...new Set(vmids)].map(async (vmid): Promise<TemplateFact> => {
     const r = findVm(resources, vmid);
     if (!r?.node) return { vmid };
     const fact: TemplateFact = { vmid, node: r.node };
     if (nodes.find((n) => n.node === r.node)?.online) {
       try {
-        fact.config = await recentTemplateConfig(api, r.node, vmid, { signal });
+        fact.config = await freshTemplateConfig(api, r.node, vmid, { signal });
       } catch (e) {
         signal?.throwIfAborted();
         fact.readError = e instanceof Error ? e.message : String(e);

@@ -1,8 +1,9 @@
 /**
  * Issue 11: one read of a template's config serves every create that
- * follows for a short while, and the placement that picked their nodes
- * (landing.ts readLandingFacts) shares it: a bulk reads each node's template
- * once, not once for the placement and again for the first create.
+ * follows for a short while; placement reads it afresh (landing.ts
+ * readLandingFacts) and the creates it starts use that read: a bulk reads
+ * each node's template once, not once for the placement and again for the
+ * first create.
  *
  * Why it may be reused: a bulk's creates all clone the same template, and none
  * of our writes changes it (a clone of a stopped source, as a template always
@@ -23,6 +24,26 @@ const readsOf = readsPer<PveApi, VmConfig>();
 
 export function forgetTemplateConfig(api: PveApi, node: string, vmid: number): void {
   readsOf(api).delete(`${node}/${vmid}`);
+}
+
+/**
+ * The template's config read now, kept for the creates that follow: what placement and the Create dialog judge
+ * (landing.ts readLandingFacts), so what a user is offered is never from an old read, and the bulk it starts reads
+ * each template no more.
+ */
+export function freshTemplateConfig(
+  api: PveApi,
+  node: string,
+  vmid: number,
+  o: { now?: () => number; signal?: AbortSignal | undefined } = {},
+): Promise<VmConfig> {
+  return readRecent(readsOf(api), `${node}/${vmid}`, {
+    now: (o.now ?? Date.now)(),
+    maxAgeMs: 0,
+    usable: () => false,
+    signal: o.signal,
+    read: () => api.vmConfig(node, vmid, { signal: o.signal }),
+  });
 }
 
 /** The template's config as read at most TEMPLATE_CONFIG_REUSE_MS ago (joining a read still on the wire), else read now. */
