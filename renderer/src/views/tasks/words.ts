@@ -42,8 +42,9 @@ export function stepBadgeState(state: StepView['state']): string {
 }
 
 export function currentStep(t: TaskView): string {
-  const running = t.steps.find((s) => s.state === 'running');
-  if (running) return running.name;
+  // A create's seed goes up beside its clone: both are named while both run.
+  const running = t.steps.filter((s) => s.state === 'running');
+  if (running.length > 0) return running.map((s) => s.name).join(' + ');
   if (t.state === 'queued') return 'waiting to start';
   if (t.address?.state === 'ready') return `ready at ${t.address.value ?? ''}`;
   if (t.address?.state === 'gave-up') return 'runs, no address';
