@@ -49,7 +49,7 @@ const benches: Bench[] = [
   {
     name: 'core',
     command: ['tsx', 'scripts/bench-core.ts', '3'],
-    what: 'One create (clone 3 s, upload 1 s, resize 1 s, start 1 s, each ±40 %): wall time over Proxmox task time and task-state requests, with learned durations (after one create on the node), with none (cold), and a fixed 1 s poll.',
+    what: 'One create (clone 3 s, upload 1 s, resize 1 s, start 1 s, each ±40 %): wall time over Proxmox task time (the time its tasks run, counted once where two run at once: the seed goes up beside the clone) and task-state requests, with learned durations (after one create on the node), with none (cold), and a fixed 1 s poll.',
     figures(out) {
       const learned = num(/^learned.*?ratio ([\d.]+)/m, out);
       const cold = num(/^cold.*?ratio ([\d.]+)/m, out);
