@@ -163,12 +163,6 @@ async function landingOf(
   return landing.way;
 }
 
-/**
- * Step 4: a full clone carrying the mark, so the VM is never unmarked (spec
- * entry 8), landing on `node`: the chosen one, or the template's when a
- * migrate follows. Events name the node the proxy is for, as every step's
- * do; the UPID names where the task runs.
- */
 /** What a create's clone makes: `node` is where it lands, `storage` where its disks go (undefined: the template's). */
 interface CloneJob {
   source: ClusterResource;
@@ -180,6 +174,12 @@ interface CloneJob {
   request: CreateRequest;
 }
 
+/**
+ * Step 4: a full clone carrying the mark, so the VM is never unmarked (spec
+ * entry 8), landing on `node`: the chosen one, or the template's when a
+ * migrate follows. Events name the node the proxy is for, as every step's
+ * do; the UPID names where the task runs.
+ */
 async function cloneOnto(
   ctx: CoreContext,
   job: CloneJob,

@@ -23,7 +23,7 @@ import type { ClusterResource, VmConfig } from './context';
 import type { Profile } from './profile';
 import { findVm } from './resources';
 import { clusterListing } from './lookup';
-import { freshTemplateConfig } from './template-reads';
+import { recentTemplateConfig } from './template-reads';
 
 /** A catalogue image: its default template and, optionally, one per node. */
 export interface TemplateEntry {
@@ -225,7 +225,7 @@ export async function readLandingFacts(api: PveApi, vmids: Iterable<number>, sig
     const fact: TemplateFact = { vmid, node: r.node };
     if (nodes.find((n) => n.node === r.node)?.online) {
       try {
-        fact.config = await freshTemplateConfig(api, r.node, vmid, { signal });
+        fact.config = await recentTemplateConfig(api, r.node, vmid, { maxAgeMs: 0, signal });
       } catch (e) {
         signal?.throwIfAborted();
         fact.readError = e instanceof Error ? e.message : String(e);

@@ -29,27 +29,19 @@ export const LOOKUP_REUSE_MS = 10_000;
 /** Per client: the last whole-cluster listing read through here, stamped with performance.now() (KeyedLock's clock). */
 const readsOf = readsPer<PveApi, ClusterResource[]>();
 
-/** The whole `/cluster/resources` listing, read now, kept for the creates that follow (placement, landing rules). */
-export function clusterListing(api: PveApi, options: CallOptions = {}): Promise<ClusterResource[]> {
-  return readRecent(readsOf(api), 'all', {
-    now: performance.now(),
-    maxAgeMs: 0,
-    usable: () => false,
-    signal: options.signal,
-    read: () => api.clusterResources(undefined, options),
-  });
-}
-
 /**
- * The whole listing as read at most `maxAgeMs` ago (or one on the wire), else read now: for what changes only with
- * the cluster's configuration (which storages are shared: services/tasks/clone-gate.ts).
+ * The whole `/cluster/resources` listing as read at most `maxAgeMs` ago, else read now; either way kept for the creates
+ * that follow. Placement and the landing rules read it afresh (0, the default: what a user is offered is never from an
+ * old read); the clone gate takes one up to a minute old (which storages are shared changes only with the cluster's
+ * configuration: services/tasks/clone-gate.ts).
  */
-export function recentClusterListing(api: PveApi, maxAgeMs: number, options: CallOptions = {}): Promise<ClusterResource[]> {
+export function clusterListing(api: PveApi, options: CallOptions & { maxAgeMs?: number } = {}): Promise<ClusterResource[]> {
+  const { maxAgeMs = 0, ...call } = options;
   return readRecent(readsOf(api), 'all', {
     now: performance.now(),
     maxAgeMs,
-    signal: options.signal,
-    read: () => api.clusterResources(undefined, options),
+    signal: call.signal,
+    read: () => api.clusterResources(undefined, call),
   });
 }
 

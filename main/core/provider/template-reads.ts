@@ -27,35 +27,20 @@ export function forgetTemplateConfig(api: PveApi, node: string, vmid: number): v
 }
 
 /**
- * The template's config read now, kept for the creates that follow: what placement and the Create dialog judge
- * (landing.ts readLandingFacts), so what a user is offered is never from an old read, and the bulk it starts reads
- * each template no more.
+ * The template's config as read at most `maxAgeMs` ago (TEMPLATE_CONFIG_REUSE_MS by default; joining a read still on
+ * the wire), else read now; either way kept for the creates that follow. Placement and the Create dialog read it
+ * afresh (`maxAgeMs: 0`, landing.ts readLandingFacts), so what a user is offered is never from an old read, and the
+ * bulk it starts reads each template no more.
  */
-export function freshTemplateConfig(
-  api: PveApi,
-  node: string,
-  vmid: number,
-  o: { now?: () => number; signal?: AbortSignal | undefined } = {},
-): Promise<VmConfig> {
-  return readRecent(readsOf(api), `${node}/${vmid}`, {
-    now: (o.now ?? Date.now)(),
-    maxAgeMs: 0,
-    usable: () => false,
-    signal: o.signal,
-    read: () => api.vmConfig(node, vmid, { signal: o.signal }),
-  });
-}
-
-/** The template's config as read at most TEMPLATE_CONFIG_REUSE_MS ago (joining a read still on the wire), else read now. */
 export function recentTemplateConfig(
   api: PveApi,
   node: string,
   vmid: number,
-  o: { now?: () => number; signal?: AbortSignal | undefined } = {},
+  o: { now?: () => number; signal?: AbortSignal | undefined; maxAgeMs?: number } = {},
 ): Promise<VmConfig> {
   return readRecent(readsOf(api), `${node}/${vmid}`, {
     now: (o.now ?? Date.now)(),
-    maxAgeMs: TEMPLATE_CONFIG_REUSE_MS,
+    maxAgeMs: o.maxAgeMs ?? TEMPLATE_CONFIG_REUSE_MS,
     signal: o.signal,
     read: () => api.vmConfig(node, vmid, { signal: o.signal }),
   });

@@ -7,7 +7,7 @@
  */
 import type { CloneGate } from '../../core';
 import type { PveApi } from '../../core/pve/api';
-import { recentClusterListing } from '../../core/provider/lookup';
+import { clusterListing } from '../../core/provider/lookup';
 import type { Logger } from '../../log/logger';
 import { cloneStorageKey, type Slots } from './slots';
 
@@ -30,7 +30,7 @@ export function createCloneGates(o: CloneGatesOptions) {
    * create of a bulk, so its first clones do not wait for a read of their own at the node the URL reaches.
    */
   async function sharedOf(clusterId: string, signal: AbortSignal): Promise<ReadonlyMap<string, boolean>> {
-    const rows = await recentClusterListing(o.api(clusterId), ttlMs, { signal });
+    const rows = await clusterListing(o.api(clusterId), { maxAgeMs: ttlMs, signal });
     const map = new Map<string, boolean>();
     for (const r of rows) {
       if (r.type !== 'storage' || !r.storage) continue;
