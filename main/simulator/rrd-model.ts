@@ -200,7 +200,9 @@ export function vmPoint(vm: SimVm, intervals: UpIntervals, format: RrdFormat, t:
   const noise = unit(id, minute);
   const cpu = Math.min(1, 0.02 + 0.06 * unit(id, 1) + 0.05 * diurnal(t) + 0.08 * noise ** 3 + 0.6 * boot);
   const memLevel = maxmem * (0.3 + 0.15 * unit(id, 2));
-  const ramp = age < 600 ? 0.3 + (0.7 * age) / 600 : 1;
+  // A booted guest's kernel and services hold about half its settled memory from the first minute (a ramp from 0.3
+  // put a 1 GiB guest at 8 % in its boot minute when the slow swing was low: below any real Linux guest).
+  const ramp = age < 600 ? 0.5 + (0.5 * age) / 600 : 1;
   const mem = Math.min(maxmem * 0.97, ramp * (memLevel + 0.04 * maxmem * Math.sin(t / 7000 + id) + 0.01 * maxmem * noise));
   // Traffic: a proxy's bytes come in and go out again; now and then a burst of a few minutes.
   const burst = unit(id, Math.floor(t / 300) + 7) > 0.93 ? 10 + 30 * unit(id, Math.floor(t / 300) + 11) : 1;
