@@ -80,7 +80,7 @@ describe('reconfigure', () => {
     );
     expect(r).toMatchObject({ instanceId: `${p.name}-20261130120000`, rebooted: true });
     const seed = text(env.sim.state.iso('pv1-1', SEED_STORAGE, `${p.name}-seed.iso`)?.bytes);
-    expect(seed).toContain(`instance-id: ${instanceId}`);
+    expect(seed).toContain(`instance-id: "${instanceId}"`);
     expect(seed).toContain('runcmd: [echo again]');
     expect(env.sim.state.iso('pv1-1', SEED_STORAGE, `${p.name}-seed.next.iso`)).toBeUndefined();
     const vm = env.sim.state.vm(p.vmid)!;
@@ -173,7 +173,7 @@ describe('reconfigure cut off at each step, then run again', () => {
     const vm = env.sim.state.vm(p.vmid)!;
     expect(vm).toMatchObject({ power: 'running', config: expect.objectContaining({ cores: 3 }) });
     expect(String(vm.config.ide2)).toBe(`${SEED_STORAGE}:iso/${p.name}-seed.iso,media=cdrom`);
-    expect(text(env.sim.state.iso('pv1-1', SEED_STORAGE, `${p.name}-seed.iso`)?.bytes)).toContain(`instance-id: ${p.name}-cut`);
+    expect(text(env.sim.state.iso('pv1-1', SEED_STORAGE, `${p.name}-seed.iso`)?.bytes)).toContain(`instance-id: "${p.name}-cut`);
     expect(env.sim.state.iso('pv1-1', SEED_STORAGE, `${p.name}-seed.next.iso`)).toBeUndefined();
     expect([vm.config.description, vm.config.tags]).toEqual([before.description, before.tags]);
   });

@@ -144,7 +144,7 @@ describe('migrate, reconfigure and recreate as tasks', () => {
     );
     const after = Buffer.from(env.t.sim.state.iso('pv1-1', SEED_STORAGE, 'dt-reconf-seed.iso')!.bytes);
     expect(after.equals(before)).toBe(false);
-    expect(after.toString('latin1')).toContain('instance-id: dt-reconf-');
+    expect(after.toString('latin1')).toContain('instance-id: "dt-reconf-');
     expect(String(env.t.sim.state.vm(vmid)?.config.ide2)).toContain('dt-reconf-seed.iso');
   });
 
@@ -155,7 +155,7 @@ describe('migrate, reconfigure and recreate as tasks', () => {
     const reconf = await env.manager.reconfigure({ clusterId: 'sim', targets: [{ vmid, name: 'dt-follow' }], cloudInit: NEW });
     expect((await env.manager.wait(reconf.taskIds[0]!)).state).toBe('succeeded');
     const source = Buffer.from(env.t.sim.state.iso('pv1-1', SEED_STORAGE, 'dt-follow-seed.iso')!.bytes);
-    const instanceId = /instance-id: (dt-follow-\d{14})\n/.exec(source.toString('latin1'))?.[1];
+    const instanceId = /instance-id: "(dt-follow-\d{14})"\n/.exec(source.toString('latin1'))?.[1];
     expect(instanceId).toBeDefined();
     // The record outlives the app: a restart in between, and it is a private file without the user-data.
     await env.manager.close();
@@ -168,7 +168,7 @@ describe('migrate, reconfigure and recreate as tasks', () => {
     const moved = await env.manager.wait(move.taskIds[0]!);
     expect(moved.state, moved.message).toBe('succeeded');
     const target = Buffer.from(env.t.sim.state.iso('pv1-2', SEED_STORAGE, 'dt-follow-seed.iso')!.bytes);
-    expect(target.toString('latin1')).toContain(`instance-id: ${instanceId}\n`);
+    expect(target.toString('latin1')).toContain(`instance-id: "${instanceId}"\n`);
     expect(target.equals(source)).toBe(true);
   });
 
