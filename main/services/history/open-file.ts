@@ -11,8 +11,10 @@
  * `locked` set, so history-db.ts keeps trying it in the background
  * (reopenHistoryFile) and moves the session's rows into it once it opens.
  */
-import { chmodSync, existsSync, renameSync } from 'node:fs';
+import { accessSync, chmodSync, constants, existsSync, renameSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { PRIVATE_FILE_MODE } from '../profiles/data-dir';
+import { unwritableCode, whyUnwritable } from '../profiles/unwritable';
 import { loadSqlite, type DatabaseSync } from './sqlite-module';
 import { migrate, schemaVersion, SCHEMA_VERSION } from './schema';
 
@@ -75,6 +77,21 @@ export function describe(error: unknown): string {
     return code !== undefined ? `${error.message} (${String(code)})` : error.message;
   }
   return String(error);
+}
+
+/**
+ * The error in words, with the folder's problem when it is the folder (SQLite says only "unable to open database
+ * file" for a read-only disk: it cannot make the -wal and -shm files beside the database).
+ */
+function describeAt(file: string, error: unknown): string {
+  const dir = dirname(file);
+  try {
+    accessSync(dir, constants.W_OK);
+    return describe(error);
+  } catch (e) {
+    const code = unwritableCode(e);
+    return code ? `${describe(error)}: ${whyUnwritable(code, dir)}` : describe(error);
+  }
 }
 
 export function closeQuietly(db: DatabaseSync | undefined): void {
@@ -188,7 +205,7 @@ export function openHistoryFile(file: string, now: number): OpenedHistoryFile {
       };
     }
     if (existsSync(file) && !fileIsBad(error)) {
-      return { db: openInMemory(), onDisk: false, degraded: `${file} could not be opened: ${describe(error)}` };
+      return { db: openInMemory(), onDisk: false, degraded: `${file} could not be opened: ${describeAt(file, error)}` };
     }
     if (existsSync(file)) {
       try {
@@ -197,7 +214,7 @@ export function openHistoryFile(file: string, now: number): OpenedHistoryFile {
         return { db: openInMemory(), onDisk: false, degraded: `${file} ${reason}, and could not be moved aside: ${describe(moveError)}` };
       }
     } else {
-      return { db: openInMemory(), onDisk: false, degraded: `${file} could not be created: ${describe(error)}` };
+      return { db: openInMemory(), onDisk: false, degraded: `${file} could not be created: ${describeAt(file, error)}` };
     }
   }
   try {

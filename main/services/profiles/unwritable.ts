@@ -20,7 +20,8 @@ export function unwritableCode(err: unknown): string | undefined {
   return typeof code === 'string' && UNWRITABLE_CODES.has(code) ? code : undefined;
 }
 
-function why(code: string, dataDir: string): string {
+/** Why `dataDir` cannot be written, in words, for an unwritable code (UNWRITABLE_CODES). */
+export function whyUnwritable(code: string, dataDir: string): string {
   if (code === 'ENOSPC') return `the disk holding ${dataDir} is full`;
   if (code === 'EROFS') return `${dataDir} is on a read-only disk`;
   return `Egress Desk may not write to ${dataDir}`;
@@ -53,7 +54,7 @@ export function makeDataDir(dir: string): void {
 export function startedEmptyProblem(code: string, dataDir: string): StoreProblem {
   return {
     message:
-      `Egress Desk cannot write its data folder: ${why(code, dataDir)}. It started with no saved clusters (the built-in demo still works); ` +
+      `Egress Desk cannot write its data folder: ${whyUnwritable(code, dataDir)}. It started with no saved clusters (the built-in demo still works); ` +
       `saving a cluster writes the folder then, so ${code === 'ENOSPC' ? 'free space' : 'make it writable'} first.`,
   };
 }
