@@ -82,14 +82,28 @@ export function saveFailure(err: unknown, dataDir: string): AppError | undefined
   );
 }
 
+/** What the app says when it read an older version's profile file it cannot upgrade (that would write it). */
+export function notUpgradedProblem(code: string, dataDir: string): StoreProblem {
+  return {
+    message:
+      `Egress Desk cannot write its data folder: ${whyUnwritable(code, dataDir)}. Your saved clusters were read from a profile file an older version wrote; ` +
+      `it is upgraded at the first save, so ${code === 'ENOSPC' ? 'free space' : 'make the folder writable'} first. Nothing was moved or changed.`,
+  };
+}
+
 /**
- * A store that starts empty in memory and opens the real file on the first write: the data folder is made (0700)
+ * A store that starts in memory (empty, or with the document read) and opens the real file on the first write: the data folder is made (0700)
  * and the file opened then, so a save after space was freed lands on disk. A failed write changes nothing and is
  * tried again at the next one.
  */
-export function deferredDocumentStore(dataDir: string, fileName: string, open: () => DocumentStore): DocumentStore {
+export function deferredDocumentStore(
+  dataDir: string,
+  fileName: string,
+  open: () => DocumentStore,
+  initial?: Record<string, unknown>,
+): DocumentStore {
   let real: DocumentStore | undefined;
-  const pending = memoryDocumentStore();
+  const pending = memoryDocumentStore(initial);
   return {
     get path() {
       return real?.path ?? join(dataDir, fileName);
