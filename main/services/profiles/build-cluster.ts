@@ -49,14 +49,6 @@ export function buildCluster(profile: StoredProfile, options: BuildOptions): Bui
   const secretMissing = held && profile.token.secretStorage !== 'file' ? () => !held(profile) : undefined;
   return {
     client,
-    cluster: {
-      id: profile.id,
-      name: profile.name,
-      profile: core,
-      api: client,
-      provider,
-      demo: false,
-      ...(secretMissing ? { secretMissing } : {}),
-    },
+    cluster: { id: profile.id, name: profile.name, profile: core, api: client, provider, demo: false, ...(secretMissing ? { secretMissing } : {}) },
   };
 }
