@@ -18,6 +18,7 @@ import { WebhookFormat, WebhookSecretStorage, type SaveWebhookTargetInput, type 
 import { AppError } from '../../ipc/app-error';
 import type { Logger } from '../../log/logger';
 import { readPrivateJson, writePrivateJson } from '../profiles/private-json-file';
+import { saveFailure } from '../profiles/unwritable';
 import { SealedSecret, SecretKeeper } from '../secrets/secret-keeper';
 import type { SecretVault } from '../secrets/vault';
 
@@ -83,7 +84,12 @@ export function createWebhookTargetStore(options: { dataDir?: string; vault: Sec
   }
 
   function commit(next: StoredTarget[]): void {
-    if (path) writePrivateJson(path, { version: 1, targets: next });
+    try {
+      if (path) writePrivateJson(path, { version: 1, targets: next });
+    } catch (e) {
+      // A folder that cannot be written (read-only, full) is said in words, like a profile save; nothing changed.
+      throw saveFailure(e, options.dataDir!) ?? e;
+    }
     targets = next;
   }
 

@@ -385,3 +385,50 @@ export const versionDifferences: Record<PveVersion, readonly { cells: string; wh
   ],
   '9.2': [],
 };
+
+// ---- Issue 22: the data folder as the app finds it when it starts, on each path it starts by. ----
+
+export const startPaths = ['app', 'browserHost'] as const;
+export type StartPath = (typeof startPaths)[number];
+
+export const startPathLabel: Record<StartPath, string> = {
+  app: 'the app (app/compose.ts, what the desktop shell and browser mode both start)',
+  browserHost: 'browser mode as a process (main/host/cli.ts, what `npm run start:web` runs)',
+};
+
+export const startFaults = [
+  { id: 'historyLocked', label: 'a locked history file at start' },
+  { id: 'readOnlyAtStart', label: 'a read-only data folder at start' },
+] as const;
+export type StartFaultId = (typeof startFaults)[number]['id'];
+
+/** Where and when each start fault strikes. */
+export const startFaultSite: Record<StartFaultId, string> = {
+  historyLocked:
+    'another connection holds `history.sqlite` in exclusive locking mode inside `BEGIN EXCLUSIVE` (nothing else can even read it) from before the start until the test lets go',
+  readOnlyAtStart:
+    'the data folder an earlier run wrote (profiles, settings, a webhook target, the task journal, history, the port and run key) is on a tmpfs remounted read-only before the start (where it cannot be mounted, the cell is skipped and says why)',
+};
+
+export const startMatrix: Record<StartPath, Record<StartFaultId, Expectation>> = {
+  app: {
+    historyLocked: {
+      outcome: 'ok',
+      note: '`history.status` says history is in memory, why, and that the file is tried again (`reopening`); once it frees, it names the file, and after a restart the checks recorded meanwhile are in it.',
+    },
+    readOnlyAtStart: {
+      outcome: 'ok',
+      note: 'Starts with the saved clusters; `history.status` says history is in memory because the folder is on a read-only disk; saving settings, a cluster or a webhook target is refused as **permanent** in words (`is on a read-only disk`), the tasks list says tasks are refused; once writable, the same save lands.',
+    },
+  },
+  browserHost: {
+    historyLocked: {
+      outcome: 'ok',
+      note: 'Prints its URL and serves; `history.status` over the socket says in memory and `reopening`, then names the file once it frees.',
+    },
+    readOnlyAtStart: {
+      outcome: 'ok',
+      note: 'Prints its URL (with the run key it kept) and that the port and run key are not kept for the next run because the folder is on a read-only disk; over the socket, as for the app: the saved clusters, history in memory, saves refused as **permanent** in words, and landing once writable.',
+    },
+  },
+};

@@ -15,6 +15,11 @@ import {
   matrix,
   matrixVersions,
   operations,
+  startFaults,
+  startFaultSite,
+  startMatrix,
+  startPathLabel,
+  startPaths,
   tableVersion,
   versionDifferences,
   type Expectation,
@@ -101,6 +106,28 @@ function dayTwoTable(): string[] {
   ];
 }
 
+/** Issue 22: the data folder as the app finds it at start, on each path it starts by (app-start.test.ts). */
+function startTable(): string[] {
+  return [
+    "## The data folder at the app's start (issue 22)",
+    '',
+    'Faults of the data folder the app meets as it starts, run by `test/integration/faults/app-start.test.ts` on each path it',
+    'starts by:',
+    '',
+    ...startPaths.map((p) => `- ${p}: ${startPathLabel[p]}`),
+    '',
+    ...startFaults.map(({ id, label }) => `- ${label}: ${startFaultSite[id]}`),
+    '',
+    'Each cell starts the app on the fault, asserts what the user is told (over IPC, and for the process also what it',
+    'prints), that nothing crashes and the app serves, then takes the fault away and asserts the app recovers.',
+    '',
+    `| fault | ${startPaths.join(' | ')} |`,
+    `| --- | ${startPaths.map(() => '---').join(' | ')} |`,
+    ...startFaults.map(({ id, label }) => `| ${label} | ${startPaths.map((p) => escape(cell(startMatrix[p][id]))).join(' | ')} |`),
+    '',
+  ];
+}
+
 export function renderReliability(): string {
   const lines = [
     '# Reliability: the fault matrix',
@@ -144,6 +171,7 @@ export function renderReliability(): string {
     ...faults.map(({ id, label }) => `| ${label} | ${operations.map((op) => escape(cell(matrix[op][id]))).join(' | ')} |`),
     '',
     ...dayTwoTable(),
+    ...startTable(),
     ...versionSummary(),
     '## The host process killed at each step',
     '',
