@@ -2,18 +2,21 @@
  * Issue 22 items 10 and 12, against Debian's own daemons: the app's check
  * through Squid, tinyproxy, microsocks and Dante on loopback, each from its
  * preset's config where the app has one (see test/support/real-proxy.ts).
- * A working one reports the egress the target saw (127.0.0.1); a Dante that
+ * A working one reports the egress the target saw (127.0.0.1), for an http
+ * target and an https one (CONNECT, or TLS inside SOCKS5); a Dante that
  * turns the client away at accept gets the same answer in 20 checks out of
  * 20 (before the fix: "not a SOCKS5 proxy, permanent" or "read ECONNRESET",
  * by chance); a Squid or tinyproxy killed while the answer is on its way is
  * the proxy stopping part way, not the wrong protocol. Each preset's config
  * is read by its own daemon, so a typo in one fails here.
  */
-import { createServer, type Server, type Socket } from 'node:net';
+import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
+import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { checkProxy } from '../../../../main/services/proxy-check/check';
+import { createCa, createLeaf } from '../../../../main/tls/certificates';
 import { startEchoTarget, type Running } from '../../../support/services/proxy-check/loopback';
 import {
   checkConfig,
@@ -34,11 +37,26 @@ import {
 const host = '127.0.0.1';
 let echo: Running;
 let echoUrl: string;
+/** An https echo with a certificate from a test CA, reached through CONNECT or SOCKS5. */
+let secure: HttpsServer;
+let secureUrl: string;
+let ca: string;
 beforeAll(async () => {
   echo = await startEchoTarget();
   echoUrl = `http://127.0.0.1:${echo.port}/ip`;
+  const authority = await createCa();
+  const leaf = await createLeaf(authority, { commonName: 'target', ipAddresses: ['127.0.0.1'] });
+  ca = authority.certPem;
+  secure = createHttpsServer({ cert: leaf.certPem, key: leaf.keyPem }, (req, res) => {
+    res.writeHead(200, { 'content-type': 'text/plain' }).end((req.socket.remoteAddress ?? '').replace(/^::ffff:/, ''));
+  });
+  await new Promise<void>((resolve) => secure.listen(0, '127.0.0.1', resolve));
+  secureUrl = `https://127.0.0.1:${(secure.address() as AddressInfo).port}/ip`;
 });
-afterAll(() => echo.close());
+afterAll(async () => {
+  secure.closeAllConnections();
+  await Promise.all([echo.close(), new Promise((resolve) => secure.close(resolve))]);
+});
 
 let proxy: RealProxy | undefined;
 afterEach(async () => {
@@ -53,7 +71,15 @@ async function started(start: () => Promise<RealProxy>): Promise<RealProxy> {
 }
 
 const check = (p: RealProxy, targetUrl = echoUrl, protocol = p.protocol) =>
-  checkProxy({ host, port: p.port, protocol, targetUrl, timeoutMs: 5_000 });
+  checkProxy({ host, port: p.port, protocol, targetUrl, timeoutMs: 5_000, ca });
+
+/** Reachable over http and over https (CONNECT, or TLS inside the SOCKS5 tunnel), the target seeing 127.0.0.1 each time. */
+async function expectReachable(p: RealProxy) {
+  for (const url of [echoUrl, secureUrl]) {
+    const result = await check(p, url);
+    expect(result, url).toMatchObject({ reachable: true, httpStatus: 200, egressAddress: '127.0.0.1' });
+  }
+}
 
 /**
  * A target that sends its headers and the first bytes of a 64-byte body, then
@@ -130,11 +156,11 @@ describe.skipIf(missing('squid') !== undefined)('Squid, from its preset', () => 
 
   it('is reachable, and the target saw the egress 127.0.0.1', async () => {
     const p = await started(startSquid);
-    const result = await check(p);
-    expect(result).toMatchObject({ reachable: true, httpStatus: 200, egressAddress: '127.0.0.1' });
-    // One connection and a full request: Squid logged the GET, and no client that left before its headers.
+    await expectReachable(p);
+    // A full request each time: Squid logged the GET and the CONNECT, and no client that left before its headers.
     const log = readFileSync(join(p.dir, 'access.log'), 'utf8');
     expect(log).toMatch(/ GET http:\/\/127\.0\.0\.1:\d+\/ip /);
+    expect(log).toMatch(/ CONNECT 127\.0\.0\.1:\d+ /);
     expect(log).not.toMatch(/transaction-end-before-headers/);
   });
 
@@ -162,8 +188,7 @@ describe.skipIf(missing('tinyproxy') !== undefined)('tinyproxy, from its preset'
 
   it('is reachable, and the target saw the egress 127.0.0.1', async () => {
     const p = await started(startTinyproxy);
-    const result = await check(p);
-    expect(result).toMatchObject({ reachable: true, httpStatus: 200, egressAddress: '127.0.0.1' });
+    await expectReachable(p);
     // One connection and a full request: tinyproxy saw no client leave before its request line.
     expect(p.output()).not.toMatch(/closed socket before read/);
   });
@@ -177,8 +202,7 @@ describe.skipIf(missing('microsocks') !== undefined)("microsocks, from its prese
   it('is reachable, and the target saw the egress 127.0.0.1', async () => {
     expect(microsocksArgs(1080)).toEqual(['-i', '127.0.0.1', '-p', '1080']);
     const p = await started(startMicrosocks);
-    const result = await check(p);
-    expect(result).toMatchObject({ reachable: true, httpStatus: 200, egressAddress: '127.0.0.1' });
+    await expectReachable(p);
   });
 
   it('checked as HTTP, says to check the protocol, the same in 5 checks out of 5', async () => {
@@ -214,8 +238,7 @@ describe.skipIf(missing('danted') !== undefined)('Dante', () => {
 
   it('is reachable, and the target saw the egress 127.0.0.1', async () => {
     const p = await started(() => startDante('pass'));
-    const result = await check(p);
-    expect(result).toMatchObject({ reachable: true, httpStatus: 200, egressAddress: '127.0.0.1' });
+    await expectReachable(p);
   });
 
   it('turning the client away at accept: refused or dropped, transient, the same in 20 checks out of 20', async () => {
