@@ -154,7 +154,7 @@ export async function checkConfig(daemon: 'squid' | 'tinyproxy' | 'danted', file
     // Squid says "ERROR"/"FATAL" about a value it will not use even when it goes on.
     return { ok: r.status === 0 && !/\b(FATAL|ERROR|unrecognized)\b/.test(output), output };
   }
-  const child = spawn(binary.tinyproxy, ['-d', '-c', file], { stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const child = spawnGroup(binary.tinyproxy, ['-d', '-c', file]);
   let output = '';
   child.stdout.on('data', (c: Buffer) => (output += c.toString()));
   child.stderr.on('data', (c: Buffer) => (output += c.toString()));
@@ -182,6 +182,25 @@ export interface RealProxy {
   kill(): Promise<void>;
   /** Stops it (SIGTERM, then SIGKILL) and removes its temp folder. */
   stop(): Promise<void>;
+}
+
+/** Daemons still running: each runs in its own process group (so a kill reaches Dante's children), which also means
+ * it would outlive a test process that died without its afterEach; this ends them when the process exits. */
+const running = new Set<ChildProcess>();
+process.once('exit', () => {
+  for (const child of running)
+    try {
+      process.kill(-child.pid!, 'SIGKILL');
+    } catch {
+      // Already gone.
+    }
+});
+
+function spawnGroup(file: string, args: string[]): ChildProcess & { stdout: NodeJS.ReadableStream; stderr: NodeJS.ReadableStream } {
+  const child = spawn(file, args, { stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  running.add(child);
+  child.once('exit', () => running.delete(child));
+  return child;
 }
 
 function exited(child: ChildProcess): Promise<void> {
@@ -242,14 +261,16 @@ async function run(
   folder: { dir: string; remove(): void },
   ready?: (output: string) => boolean,
 ): Promise<RealProxy> {
-  const child = spawn(binary[daemon], args, { stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const child = spawnGroup(binary[daemon], args);
+  process.once('exit', folder.remove);
   let printed = '';
-  child.stdout!.on('data', (c: Buffer) => (printed += c.toString()));
-  child.stderr!.on('data', (c: Buffer) => (printed += c.toString()));
+  child.stdout.on('data', (c: Buffer) => (printed += c.toString()));
+  child.stderr.on('data', (c: Buffer) => (printed += c.toString()));
   const output = () => printed;
   const stop = async () => {
     await stopGroup(child);
     folder.remove();
+    process.off('exit', folder.remove);
   };
   try {
     await listening(child, port, output, daemon, ready && (() => ready(printed)));
