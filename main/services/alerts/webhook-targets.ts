@@ -10,6 +10,8 @@
  * the target says its token must be entered again and alerts skip it.
  * Decrypted tokens stay in memory, registered with the log redactor, and
  * never cross IPC: the renderer sees only `hasSecret` and where it is kept.
+ * A held token is only sent to the origin (scheme, host, port) it was saved
+ * for: moving the target elsewhere needs it again (secrets/secret-origin.ts).
  */
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
@@ -19,6 +21,7 @@ import { AppError } from '../../ipc/app-error';
 import type { Logger } from '../../log/logger';
 import { readPrivateJson, writePrivateJson } from '../profiles/private-json-file';
 import { SealedSecret, SecretKeeper } from '../secrets/secret-keeper';
+import { refuseMovedSecret } from '../secrets/secret-origin';
 import type { SecretVault } from '../secrets/vault';
 
 export const WEBHOOK_TARGETS_FILE = 'alert-targets.json';
@@ -125,6 +128,10 @@ export function createWebhookTargetStore(options: { dataDir?: string; vault: Sec
       const existing = input.id === undefined ? undefined : find(input.id);
       if (!existing && targets.length >= MAX_TARGETS) {
         throw new AppError('invalid-input', `At most ${MAX_TARGETS} webhook targets.`, 'Remove one you no longer use first.');
+      }
+      // A held token stays with the server it was saved for (secret-origin.ts): another origin needs it again.
+      if (existing && !input.secret && !input.clearSecret && storageOf(existing) && !tokenGone(existing)) {
+        refuseMovedSecret(existing.url, input.url, 'token');
       }
       const id = existing?.id ?? randomUUID();
       const before = existing && !input.clearSecret ? storageOf(existing) : undefined;
