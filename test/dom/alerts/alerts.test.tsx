@@ -271,6 +271,22 @@ describe('the webhooks in Settings', () => {
     expect(stub.calls.filter(([c]) => c === 'alerts.saveTarget')).toEqual([]);
   });
 
+  it.each(['app', 'docs', 'file', 'static', 'settings', 'account', 'login', 'signup', 'metrics', 'v1'])(
+    'refuses the ntfy topic "%s", which every ntfy server keeps for itself, before sending anything',
+    async (topic) => {
+      await attach();
+      render(<WebhooksSection />);
+      fireEvent.change(screen.getByLabelText('Name'), { target: { value: 'phone' } });
+      fireEvent.change(screen.getByLabelText('URL'), { target: { value: 'https://ntfy.example' } });
+      fireEvent.change(screen.getByLabelText('Topic'), { target: { value: topic } });
+      await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Add webhook' })));
+      expect(
+        screen.getByText(`ntfy keeps the topic "${topic}" for its own pages and API: every ntfy server refuses it. Choose another name.`),
+      ).toBeTruthy();
+      expect(stub.calls.filter(([c]) => c === 'alerts.saveTarget')).toEqual([]);
+    },
+  );
+
   it('says the token must be entered again when the URL moves to another server, and sends nothing until it is', async () => {
     const kept: WebhookTarget = {
       id: 't4',
