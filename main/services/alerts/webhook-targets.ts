@@ -14,12 +14,13 @@
  * for: moving the target elsewhere needs it again (secrets/secret-origin.ts).
  */
 import { randomUUID } from 'node:crypto';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { z } from 'zod';
 import { WebhookFormat, WebhookSecretStorage, type SaveWebhookTargetInput, type WebhookTarget } from '../../../shared/channels/alerts';
 import { AppError } from '../../ipc/app-error';
 import type { Logger } from '../../log/logger';
 import { readPrivateJson, writePrivateJson } from '../profiles/private-json-file';
+import { saveFailure, writeFailure } from '../profiles/unwritable';
 import { SealedSecret, SecretKeeper } from '../secrets/secret-keeper';
 import { refuseMovedSecret } from '../secrets/secret-origin';
 import type { SecretVault } from '../secrets/vault';
@@ -85,8 +86,16 @@ export function createWebhookTargetStore(options: { dataDir?: string; vault: Sec
     return (path && readPrivateJson(path, TargetsFile, log)?.targets) || [];
   }
 
+  /** Writes the file, then memory; a failed write changes nothing and says why as a profile save does (unwritable.ts). */
   function commit(next: StoredTarget[]): void {
-    if (path) writePrivateJson(path, { version: 1, targets: next });
+    if (path) {
+      try {
+        writePrivateJson(path, { version: 1, targets: next });
+      } catch (err) {
+        log.error('webhook targets file not written', { file: path, code: (err as NodeJS.ErrnoException).code ?? 'error' });
+        throw writeFailure(err, dirname(path), { what: 'The webhook targets file', path });
+      }
+    }
     targets = next;
   }
 
@@ -153,7 +162,8 @@ export function createWebhookTargetStore(options: { dataDir?: string; vault: Sec
           storage = input.secretStorage;
         }
       } catch (e) {
-        throw forWebhookForm(e);
+        // In browser mode the vault's key file is written at the first token: a full or read-only disk is said in words.
+        throw (options.dataDir && saveFailure(e, options.dataDir)) || forWebhookForm(e);
       }
       if (storage === 'session') secret = undefined; // the file never holds a session token
       if (input.format === 'gotify' && !storage) {
