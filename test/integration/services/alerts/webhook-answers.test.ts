@@ -10,7 +10,9 @@
  * - a server that echoes the token back, in base64 inside `Bearer …` or as
  *   is, gets none of it into the error text or the log, in any encoding.
  */
+import { readdirSync, readFileSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
+import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { WebhookTarget } from '../../../../shared/channels/alerts';
 import type { AppErrorValue } from '../../../../shared/errors';
@@ -30,6 +32,8 @@ const ctx = { signal: new AbortController().signal, transport: 'test' };
 const logger = createMemoryLogger('debug');
 let receiver: WebhookReceiver;
 let app: ComposedApp;
+let dataDir: string;
+const events: string[] = [];
 const ids: Record<'ntfy' | 'gotify' | 'generic', string> = { ntfy: '', gotify: '', generic: '' };
 
 const call = (channel: string, input: unknown) => app.router.dispatch(channel, input, ctx);
@@ -64,11 +68,12 @@ beforeAll(async () => {
     version: '0',
     runtime: nodeRuntime(),
     logger,
-    dataDir: await tempDir(),
+    dataDir: (dataDir = await tempDir()),
     demo: 'off',
     secretVault: createMemoryVault(),
     alerts: { sendPolicy: { ...defaultSendPolicy, timeoutMs: 20_000, sleep: async () => undefined } },
   });
+  app.bus.subscribe((name, payload) => events.push(`${name} ${JSON.stringify(payload)}`));
   const save = async (input: Record<string, unknown>) => {
     const answer = await call('alerts.saveTarget', { enabled: true, secret: SENTINEL, ...input });
     if (!answer.ok) throw new Error(answer.error.message);
@@ -128,16 +133,14 @@ describe("another service's page", () => {
 
   it('says the reason a webhook server gives in its JSON error, stripped of markup and control characters, in one short line', async () => {
     receiver.respond((_req, res) =>
-      res
-        .writeHead(400, { 'content-type': 'application/json' })
-        .end(
-          JSON.stringify({
-            code: 40009,
-            http: 400,
-            error: 'invalid request: <b>topic</b> invalid\u0007\n\tplease check',
-            link: 'https://ntfy.sh/docs/publish/',
-          }),
-        ),
+      res.writeHead(400, { 'content-type': 'application/json' }).end(
+        JSON.stringify({
+          code: 40009,
+          http: 400,
+          error: 'invalid request: <b>topic</b> invalid\u0007\n\tplease check',
+          link: 'https://ntfy.sh/docs/publish/',
+        }),
+      ),
     );
     const error = await failedTest(ids.ntfy);
     expect(error.message).toMatch(
@@ -145,15 +148,13 @@ describe("another service's page", () => {
     );
 
     receiver.respond((_req, res) =>
-      res
-        .writeHead(401, { 'content-type': 'application/json' })
-        .end(
-          JSON.stringify({
-            error: 'Unauthorized',
-            errorCode: 401,
-            errorDescription: 'you need to provide a valid access token or user credentials to access this api',
-          }),
-        ),
+      res.writeHead(401, { 'content-type': 'application/json' }).end(
+        JSON.stringify({
+          error: 'Unauthorized',
+          errorCode: 401,
+          errorDescription: 'you need to provide a valid access token or user credentials to access this api',
+        }),
+      ),
     );
     expect((await failedTest(ids.gotify)).message).toMatch(
       /refused the webhook's token \(401\)\. It said: "you need to provide a valid access token or user credentials to access this api"\.$/,
@@ -190,5 +191,29 @@ describe('a server that echoes the token back', () => {
       noSentinelIn(JSON.stringify(error));
     }
     noSentinelIn(logger.lines.join('\n'));
+  });
+
+  it('nor in an event, the history or any file of the data folder, when a raised alert is posted to it', async () => {
+    receiver.respond(echo((h) => Buffer.from(h).toString('base64')));
+    const raisedAt = Date.now();
+    const alert = {
+      id: 1,
+      rule: 'node-unreachable' as const,
+      clusterId: 'c1',
+      target: 'node:pve1',
+      label: 'node pve1',
+      raisedAt,
+      reason: 'Node pve1 does not answer.',
+      hint: 'Power it on.',
+    };
+    app.alerts.delivery.deliver({ kind: 'raised', alert });
+    await app.alerts.delivery.idle();
+    expect(receiver.received).toHaveLength(3); // one post per target: a 401 is not tried again
+    const files = readdirSync(dataDir, { recursive: true, withFileTypes: true })
+      .filter((f) => f.isFile())
+      .map((f) => readFileSync(join(f.parentPath, f.name)).toString('latin1'));
+    expect(files.length).toBeGreaterThan(1); // the targets file and the history at least
+    noSentinelIn([...events, ...logger.lines, ...files].join('\n'));
+    expect(logger.lines.filter((l) => l.includes('alert webhook failed'))).toHaveLength(3);
   });
 });
