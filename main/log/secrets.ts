@@ -100,8 +100,9 @@ export function forgetSecret(secret: string): void {
 export function redactSecrets(text: string): string {
   let out = text;
   for (const form of forms) if (out.includes(form)) out = out.split(form).join(REDACTED);
-  // A PVE token header or a `user@realm!id=secret` token line never survives, registered or not.
+  // A PVE token header or a `user@realm!id=secret` token line never survives, registered or not. The token line
+  // starts only where a run of its characters starts: tried from inside a long run (a base64 body), it was quadratic.
   return out
     .replace(/PVEAPIToken=[^\s"',;]+/g, `PVEAPIToken=${REDACTED}`)
-    .replace(/([A-Za-z0-9._-]+@[A-Za-z0-9._-]+![A-Za-z0-9._-]+)=[^\s"',;]+/g, `$1=${REDACTED}`);
+    .replace(/(?<![A-Za-z0-9._-])([A-Za-z0-9._-]+@[A-Za-z0-9._-]+![A-Za-z0-9._-]+)=[^\s"',;]+/g, `$1=${REDACTED}`);
 }
