@@ -92,6 +92,22 @@ export function notUpgradedProblem(code: string, dataDir: string): StoreProblem 
 }
 
 /**
+ * What a save says when writing `file` failed: why the folder cannot be written (saveFailure), or that the file
+ * was not written and nothing changed. The one wording for every file a save writes (the profiles with the
+ * settings, the webhook targets), so a full disk never reaches the user as an internal error.
+ */
+export function writeFailure(err: unknown, dataDir: string, file: { what: string; path: string | undefined }): AppError {
+  const unwritable = saveFailure(err, dataDir);
+  if (unwritable) return unwritable;
+  const code = (err as NodeJS.ErrnoException | undefined)?.code ?? 'error';
+  return new AppError(
+    'transient',
+    `${file.what} could not be written (${code}); nothing was changed.`,
+    `Check that ${file.path ?? 'the data folder'} is writable and the disk is not full, then try again.`,
+  );
+}
+
+/**
  * A store that starts in memory (empty, or with the document read) and opens the real file on the first write: the data folder is made (0700)
  * and the file opened then, so a save after space was freed lands on disk. A failed write changes nothing and is
  * tried again at the next one.

@@ -13,6 +13,7 @@
  * answers within its timeout and names the step that did not finish.
  */
 import { isIP } from 'node:net';
+import { readAtMost, type AnswerBody } from '../../net/read-at-most';
 import type { ProxyCheckResult, ProxyProtocol } from '../../../shared/channels/proxy-check';
 import { problemOf, statusProblem, stoppedProblem } from './classify';
 import { Deadline } from './deadline';
@@ -93,16 +94,6 @@ export async function checkProxy(req: ProxyCheckRequest): Promise<ProxyCheckResu
   }
 }
 
-async function readSome(body: AsyncIterable<Buffer> & { destroy(): unknown }): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of body) {
-    chunks.push(chunk);
-    size += chunk.length;
-    if (size >= MAX_BODY) {
-      body.destroy();
-      break;
-    }
-  }
-  return Buffer.concat(chunks).subarray(0, MAX_BODY).toString('utf8');
+async function readSome(body: AnswerBody): Promise<string> {
+  return (await readAtMost(body, MAX_BODY)).bytes.toString('utf8');
 }
