@@ -4,23 +4,24 @@
  * app, click New proxy on the Overview, click Create proxy, and the task
  * goes on until the guest agent reports the proxy's address, shown in the
  * task. Every click is counted (at most 3 to an address on screen); each
- * step is saved as docs/screenshots/first-run-<n>.png. The demo's agent
+ * step is saved as first-run-<n>.png (support/screenshots.ts: under
+ * test-results/, or docs/screenshots/ with `npm run screenshots`). The demo's agent
  * answers about 50 s of simulated time after the VM starts; the demo time
  * scale (0.02) makes that about a second.
  */
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { chromiumMissingReason, launchChromium, watchPageProblems } from '../support/browser';
-import { repoRoot, rendererMissingReason, startTestHost, type TestHost } from '../support/web-host';
+import { screenshotPath } from '../support/screenshots';
+import { rendererMissingReason, startTestHost, type TestHost } from '../support/web-host';
 
 const skipReason = chromiumMissingReason() ?? rendererMissingReason();
 if (skipReason) console.log(`[e2e first-run] skipped: ${skipReason}`);
 
 const poll = { timeout: 30_000 };
-const shots = join(repoRoot, 'docs', 'screenshots');
 
 describe.skipIf(skipReason !== undefined)('first run: the default path creates a proxy on the demo', () => {
   let t: TestHost;
@@ -37,8 +38,7 @@ describe.skipIf(skipReason !== undefined)('first run: the default path creates a
     await target.click();
   };
   const screenshot = async () => {
-    mkdirSync(shots, { recursive: true });
-    await page.screenshot({ path: join(shots, `first-run-${++step}.png`) });
+    await page.screenshot({ path: screenshotPath(`first-run-${++step}.png`) });
   };
 
   beforeAll(async () => {

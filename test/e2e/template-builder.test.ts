@@ -5,14 +5,14 @@
  * checksum pasted as the publisher's list would give it), watch the steps and
  * the download, see the template land in the catalogue as Suitable, create a
  * proxy from it, and see its address. Every click is counted (goal: ten or
- * fewer) and the screens are saved as docs/screenshots/template-builder-<n>.png.
+ * fewer) and the screens are saved as template-builder-<n>.png (support/screenshots.ts).
  */
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { catalogueImage } from '../../shared/domain/image-catalogue';
 import { minimalCluster, simImages, startSimulator, type ClusterDefinition, type Simulator } from '../../main/simulator';
 import { chromiumMissingReason, launchChromium, watchPageProblems } from '../support/browser';
+import { screenshotPath } from '../support/screenshots';
 import { rendererMissingReason, startTestHost, type TestHost } from '../support/web-host';
 
 const skipReason = chromiumMissingReason() ?? rendererMissingReason();
@@ -20,7 +20,6 @@ if (skipReason) console.log(`[e2e template builder] skipped: ${skipReason}`);
 
 const poll = { timeout: 30_000 };
 const debian = catalogueImage('debian-13-amd64')!;
-const shots = join(import.meta.dirname, '..', '..', 'docs', 'screenshots');
 
 /** One node, `local` also holding import content, and no template. */
 function noTemplates(): ClusterDefinition {
@@ -43,7 +42,7 @@ describe.skipIf(skipReason !== undefined)('build a template on a cluster that ha
     clicks++;
     await target.click();
   };
-  const screenshot = async () => page.screenshot({ path: join(shots, `template-builder-${++shot}.png`) });
+  const screenshot = async () => page.screenshot({ path: screenshotPath(`template-builder-${++shot}.png`) });
 
   beforeAll(async () => {
     sim = await startSimulator({ dataset: noTemplates(), timeScale: 0.01, agentDelayMs: 200 });
