@@ -87,12 +87,18 @@ describe('where e2e screenshots go', () => {
   });
 
   it('the docs pictures are the files in docs/screenshots/', () => {
-    expect([...DOC_PICTURES].sort()).toEqual(readdirSync(docsDir).filter((f) => f.endsWith('.png')).sort());
+    expect([...DOC_PICTURES].sort()).toEqual(
+      readdirSync(docsDir)
+        .filter((f) => f.endsWith('.png'))
+        .sort(),
+    );
   });
 
   it('npm run screenshots is the one command that asks for them', async () => {
     const { readFileSync } = await import('node:fs');
-    const pkg = JSON.parse(readFileSync(join(import.meta.dirname, '..', '..', '..', 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+    const pkg = JSON.parse(readFileSync(join(import.meta.dirname, '..', '..', '..', 'package.json'), 'utf8')) as {
+      scripts: Record<string, string>;
+    };
     expect(pkg.scripts.screenshots).toContain(`${DOC_SCREENSHOTS_ENV}=1`);
     expect(pkg.scripts.test).not.toContain(DOC_SCREENSHOTS_ENV);
   });
