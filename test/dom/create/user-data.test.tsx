@@ -6,7 +6,7 @@
 import { act, cleanup, fireEvent, screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { presets } from '../../../renderer/src/views/create/presets';
-import { headerProblem } from '../../../renderer/src/views/create/user-data-check';
+import { headerProblem } from '../../../shared/domain/user-data';
 import { editorText, editText, field, openDialog, sent, setUp, stub } from './fixtures';
 
 beforeEach(() => setUp());

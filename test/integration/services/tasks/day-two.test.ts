@@ -9,6 +9,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AppError } from '../../../../main/ipc/app-error';
+import { userDataProblem } from '../../../../shared/domain/user-data';
 import { PROXY_RECORDS_FILE } from '../../../../main/services/tasks/proxy-records';
 import { proxyVm, SEED_STORAGE } from '../../../../main/simulator';
 import { cloudInit, SENTINEL, startEnv, type Env } from './harness';
@@ -90,6 +91,43 @@ describe('migrate, reconfigure and recreate as tasks', () => {
     expect(gone.message).toMatch(/No VM 199998 \(dt-nobody\) is left/);
     const smaller = await refused(env.manager.reconfigure({ clusterId: 'sim', targets: [{ vmid, name: 'dt-refuse' }], diskGiB: 1 }));
     expect(smaller.message).toMatch(/a disk only grows/);
+    expect(writesSince(env, since)).toEqual([]);
+    expect(env.manager.list().length).toBe(tasksBefore);
+  });
+
+  it("issue 22: user-data the dialogs refuse is refused by main too, in the dialogs' words, before any task: create, migrate, reconfigure, recreate", async () => {
+    env = await demo();
+    const vmid = await made(env, 'dt-words');
+    const tasksBefore = env.manager.list().length;
+    const since = env.t.sim.requests.records.length;
+    const target = { vmid, name: 'dt-words' };
+    const broken = '#cloud-config\npackages: [squid\n';
+    for (const text of ['hello', '', broken]) {
+      const problem = userDataProblem(text)!;
+      expect(problem).toBeDefined();
+      const refusals = [
+        await refused(env.manager.reconfigure({ clusterId: 'sim', targets: [target], cloudInit: text })),
+        await refused(env.manager.migrate({ clusterId: 'sim', targets: [{ ...target, cloudInit: text }], to: 'pv1-2' })),
+        await refused(env.manager.recreate({ clusterId: 'sim', targets: [{ ...target, cloudInit: text }] })),
+        await refused(
+          env.manager.createProxies({
+            clusterId: 'sim',
+            node: 'pv1-1',
+            template: 't9001',
+            machineType: 'small',
+            count: 1,
+            cloudInit: text,
+          }),
+        ),
+      ];
+      for (const r of refusals) {
+        expect(r, text).toMatchObject({ kind: 'invalid-input', field: 'cloudInit' });
+        expect(r.message, text).toContain(problem);
+        expect(r.message).toMatch(/Nothing was (changed|migrated|recreated|created)\.$/);
+      }
+      expect(refusals[1]!.message).toMatch(/^dt-words \(VM \d+\): /);
+    }
+    expect(userDataProblem('hello')).toMatch(/It starts with “hello”, which cloud-init would ignore/);
     expect(writesSince(env, since)).toEqual([]);
     expect(env.manager.list().length).toBe(tasksBefore);
   });
