@@ -19,7 +19,13 @@ export type RequestFault =
   /** Never answer. */
   | { kind: 'hang' }
   /** Send the head and part of the body, then cut the connection. */
-  | { kind: 'reset' };
+  | { kind: 'reset' }
+  /**
+   * Issue 22: answer 200 and never stop: `{"data":[` then VM entries for ever (chunked, no Content-Length), as fast as
+   * the client reads or at `bytesPerSecond`. The request's record counts the bytes written (`bytesSent`) and says
+   * when the client dropped the connection (`cut`).
+   */
+  | { kind: 'endless'; bytesPerSecond?: number };
 
 export interface RequestMatch {
   method?: string;

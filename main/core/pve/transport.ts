@@ -1,7 +1,8 @@
 /**
  * One HTTPS exchange with Proxmox: auth header, per-call timeout combined
- * with the caller's signal, non-2xx to ApiError, network failures to
- * TransportError, and one debug log line per call. Knows nothing about
+ * with the caller's signal, a size bound on every answer (answer-size.ts),
+ * non-2xx to ApiError, network failures to TransportError, and one debug
+ * log line per call. Knows nothing about
  * endpoints; client.ts does.
  */
 import type { Readable } from 'node:stream';
@@ -9,6 +10,7 @@ import { Agent, request, type Dispatcher } from 'undici';
 import type { Logger } from '../../log/logger';
 import { redactSecrets } from '../../log/secrets';
 import { apiErrorFromAnswer } from './answer';
+import { answerBoundOf, readBounded } from './answer-size';
 import { createVerifyingConnector, CONNECT_TIMEOUT_MS } from './connector';
 import { NodeGate } from './node-gate';
 import { Pace, type PaceClass, type PaceOptions, type PaceStats } from './pace';
@@ -180,7 +182,8 @@ export function createTransport(options: TransportOptions): Transport {
         dispatcher: agent,
       });
       status = res.statusCode;
-      const text = await res.body.text();
+      // Never more than the route's bound (answer-size.ts): an endless answer is refused, not buffered.
+      const text = await readBounded(res.body, res.headers['content-length'], answerBoundOf(ex.template).bytes, call);
       if (res.statusCode < 200 || res.statusCode >= 300) {
         throw apiErrorFromAnswer(res.statusCode, res.statusText, text, call);
       }
