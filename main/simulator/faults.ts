@@ -25,7 +25,9 @@ export type RequestFault =
    * the client reads or at `bytesPerSecond`. The request's record counts the bytes written (`bytesSent`) and says
    * when the client dropped the connection (`cut`).
    */
-  | { kind: 'endless'; bytesPerSecond?: number };
+  | { kind: 'endless'; bytesPerSecond?: number }
+  /** Issue 22: answer 200 with this body (JSON), whatever was asked: a node that answers the same page again. */
+  | { kind: 'answer'; body: unknown };
 
 export interface RequestMatch {
   method?: string;

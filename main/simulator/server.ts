@@ -88,6 +88,10 @@ function sendFault(res: ServerResponse, fault: RequestFault, record: RequestReco
     return true;
   }
   if (fault.kind === 'hang') return true; // the socket stays open until close() destroys it
+  if (fault.kind === 'answer') {
+    send(res, 200, 'OK', JSON.stringify(fault.body));
+    return true;
+  }
   if (fault.kind === 'endless') {
     sendEndless(res, fault.bytesPerSecond, record);
     return true;
@@ -134,7 +138,7 @@ async function answer(deps: ServerDeps, req: IncomingMessage, res: ServerRespons
   if (fault?.kind === 'delay') await new Promise((r) => setTimeout(r, fault.ms));
   else if (fault && sendFault(res, fault, record)) {
     record.status =
-      fault.kind === 'error' ? fixture(fault.fixture).status : fault.kind === 'unreachable' ? (fault.status ?? 595) : fault.kind === 'endless' ? 200 : 0;
+      fault.kind === 'error' ? fixture(fault.fixture).status : fault.kind === 'unreachable' ? (fault.status ?? 595) : fault.kind === 'endless' || fault.kind === 'answer' ? 200 : 0;
     return;
   }
 
