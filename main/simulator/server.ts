@@ -43,8 +43,10 @@ const ENDLESS_ENTRY =
   '{"id":"qemu/100","type":"qemu","vmid":100,"name":"ubuntu-vm-1","node":"pv1-1","status":"stopped","template":0,"maxmem":2147483648,"mem":0,"maxdisk":34359738368,"disk":0,"maxcpu":2,"cpu":0,"uptime":0,"netin":0,"netout":0,"diskread":0,"diskwrite":0},';
 
 /** Writes an endless body, honouring back-pressure (and the rate, if given), until the client goes away. */
-function sendEndless(res: ServerResponse, bytesPerSecond: number | undefined, record: RequestRecord): void {
-  res.writeHead(200, { 'Content-Type': JSON_TYPE, 'Cache-Control': 'max-age=0' });
+function sendEndless(res: ServerResponse, fault: Extract<RequestFault, { kind: 'endless' }>, record: RequestRecord): void {
+  const { bytesPerSecond, declaredBytes } = fault;
+  const length: Record<string, number> = declaredBytes === undefined ? {} : { 'Content-Length': declaredBytes };
+  res.writeHead(200, { 'Content-Type': JSON_TYPE, 'Cache-Control': 'max-age=0', ...length });
   const chunk = Buffer.from(ENDLESS_ENTRY.repeat(Math.ceil(65536 / ENDLESS_ENTRY.length)));
   record.bytesSent = 0;
   let stopped = false;
@@ -93,7 +95,7 @@ function sendFault(res: ServerResponse, fault: RequestFault, record: RequestReco
     return true;
   }
   if (fault.kind === 'endless') {
-    sendEndless(res, fault.bytesPerSecond, record);
+    sendEndless(res, fault, record);
     return true;
   }
   if (fault.kind === 'reset') {
