@@ -15,6 +15,7 @@ import { createLogger } from '../../../main/log/logger';
 import { APP_CLIENT_PACE } from '../../../main/services/clusters/client-policy';
 import { stopProxmoxTask } from '../../../main/services/tasks/cancel';
 import { startSimCluster, type SimCluster } from '../../support/sim-cluster';
+import { AGENT, startInventory, type InventoryHarness } from '../../support/services/inventory/harness';
 
 const log = createLogger({ sinks: [] });
 const TASK_STATUS = '/nodes/{node}/tasks/{upid}/status';
@@ -24,9 +25,12 @@ const paceBound = (ms: number) => 3 * (Math.floor(ms / 1050) + 1);
 const hostile = { youngPollMs: 2, youngForMs: 60_000, oldPollMs: 2 };
 
 let t: SimCluster | undefined;
+let inventory: InventoryHarness | undefined;
 afterEach(async () => {
   await t?.close();
   t = undefined;
+  await inventory?.close();
+  inventory = undefined;
 });
 
 async function paced(): Promise<SimCluster> {
@@ -101,5 +105,18 @@ describe('every loop that reads Proxmox is held to the node’s pace', () => {
     const { sent, bound } = await countDuring(c, [TASK_STATUS], 2300, () => stopProxmoxTask(c.client, upid, { budgetMs: 2300, pollMs: 1 }));
     expect(sent).toBeGreaterThan(1);
     expect(sent).toBeLessThanOrEqual(bound);
+  });
+
+  it('the inventory, on running proxies whose guest agent always answers at once that it is not running', async () => {
+    inventory = await startInventory({ proxies: 12, agentDelayMs: 1e12, client: { pace: APP_CLIENT_PACE } });
+    const h = inventory;
+    h.takeRequests();
+    const onPve1 = () => h.sc.sim.requests.records.filter((r) => r.node === 'pve1' && `${r.method} ${r.route}` === AGENT).length;
+    const started = Date.now();
+    // Each step is an hour of the inventory's clock: every proxy's agent is due again at each.
+    for (let i = 0; i < 3; i++) await h.step(3_600_000);
+    const elapsed = Date.now() - started;
+    expect(onPve1()).toBeGreaterThanOrEqual(12);
+    expect(onPve1()).toBeLessThanOrEqual(paceBound(elapsed));
   });
 });
