@@ -18,6 +18,7 @@ export const faults = [
   { id: 'timeout596', label: '596 node timed out' },
   { id: 'reset', label: 'connection reset mid-response' },
   { id: 'hang', label: 'no answer past the request timeout' },
+  { id: 'oversize', label: 'answer over its size bound' },
   { id: 'taskError', label: 'task ends with an error' },
   { id: 'taskHang', label: 'task never ends' },
   { id: 'lockHeld', label: 'lock that never clears' },
@@ -56,6 +57,13 @@ const GRANT = /^Grant Sys\.Syslog on \/nodes\/pv1-1 to the token's user/;
 const TOKEN = /token was refused: check the token id and secret/;
 const PROFILE_FIELDS = /check the profile fields named in the message/;
 const REFRESH = /refresh the view/i;
+/** Issue 22: an answer over its route's bound (main/core/pve/answer-size.ts), refused in words. */
+const OVERSIZE: Expectation = {
+  outcome: 'error',
+  kind: 'transient',
+  message: /was larger than \d+ MiB; this is not what Proxmox sends/,
+  hint: /^Check that the cluster URL points at a Proxmox VE node itself/,
+};
 const err = (kind: 'permanent' | 'transient' | 'not-found', hint: RegExp): Expectation => ({ outcome: 'error', kind, hint });
 const notReady = (reason: Extract<Expectation, { outcome: 'not-ready' }>['reason'], hint: RegExp): Expectation => ({
   outcome: 'not-ready',
@@ -104,6 +112,7 @@ export const matrix: Record<Operation, Record<FaultId, Expectation>> = {
     timeout596: err('transient', TRY_AGAIN),
     reset: err('transient', TRY_AGAIN),
     hang: err('transient', TRY_AGAIN),
+    oversize: OVERSIZE,
     taskError: err('transient', TRY_AGAIN),
     taskHang: err('transient', TRY_AGAIN),
     lockHeld: err('transient', TRY_AGAIN),
@@ -123,6 +132,7 @@ export const matrix: Record<Operation, Record<FaultId, Expectation>> = {
     timeout596: err('transient', TRY_AGAIN),
     reset: err('transient', TRY_AGAIN),
     hang: err('transient', TRY_AGAIN),
+    oversize: OVERSIZE,
     taskError: err('transient', TRY_AGAIN),
     taskHang: err('transient', TRY_AGAIN),
     lockHeld: err('transient', TRY_AGAIN),
@@ -142,6 +152,7 @@ export const matrix: Record<Operation, Record<FaultId, Expectation>> = {
     timeout596: err('transient', TRY_AGAIN),
     reset: err('transient', TRY_AGAIN),
     hang: err('transient', TRY_AGAIN),
+    oversize: OVERSIZE,
     taskError: noTask,
     taskHang: noTask,
     lockHeld: err('transient', TRY_AGAIN),
@@ -161,6 +172,7 @@ export const matrix: Record<Operation, Record<FaultId, Expectation>> = {
     timeout596: err('transient', TRY_AGAIN),
     reset: err('transient', TRY_AGAIN),
     hang: err('transient', TRY_AGAIN),
+    oversize: OVERSIZE,
     taskError: noTask,
     taskHang: noTask,
     lockHeld: { outcome: 'ok', note: 'A lock does not hide a VM: it is still listed.' },
@@ -180,6 +192,7 @@ export const matrix: Record<Operation, Record<FaultId, Expectation>> = {
     timeout596: notReady('Unreachable', /cannot be reached/),
     reset: notReady('Unreachable', /cannot be reached/),
     hang: notReady('Timeout', /did not answer in time/),
+    oversize: notReady('APIError', /Read the message/),
     taskError: noTask,
     taskHang: noTask,
     lockHeld: na('Reads no VM config, so no lock is in its way.'),
@@ -199,6 +212,7 @@ export const matrix: Record<Operation, Record<FaultId, Expectation>> = {
     timeout596: err('transient', TRY_AGAIN),
     reset: err('transient', TRY_AGAIN),
     hang: err('transient', TRY_AGAIN),
+    oversize: OVERSIZE,
     taskError: err('transient', /task log/),
     // Cancel stops the seed's delete on its node (DELETE on the task) and says so.
     taskHang: {
@@ -262,6 +276,7 @@ function dayTwoRow(overrides: Partial<Record<FaultId, Expectation>>): Record<Fau
     timeout596: err('transient', TRY_AGAIN),
     reset: err('transient', TRY_AGAIN),
     hang: err('transient', TRY_AGAIN),
+    oversize: OVERSIZE,
     taskError: err('transient', TRY_AGAIN),
     taskHang: err('transient', TRY_AGAIN),
     lockHeld: err('transient', LOCKED),
