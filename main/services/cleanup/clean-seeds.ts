@@ -24,7 +24,7 @@ export const CLEAN_SEEDS_STEP = 're-check and delete';
  * is followed). Journalled before the request it announces; the progress fraction stays the runner's own.
  */
 function report(ctx: RunContext, phase: ProgressEvent['phase'], at: { node?: string; upid?: string }, progress: number): void {
-  ctx.onProgress({ op: 'delete', step: CLEAN_SEEDS_STEP, index: 1, total: 1, phase, ...at } as unknown as ProgressEvent);
+  ctx.onProgress({ op: 'delete', step: CLEAN_SEEDS_STEP, index: 1, total: 1, phase, ...at });
   ctx.update({ progress });
 }
 
