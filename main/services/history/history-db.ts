@@ -56,7 +56,8 @@ const ORIGINS = ['scheduled', 'manual'] as const;
 
 type Pending = { kind: 'check'; record: CheckRecord } | { kind: 'node'; record: NodeHealthRecord };
 
-interface CheckRow {
+/** Rows as the SELECTs name their columns; types, not interfaces, so node:sqlite's row type narrows to them. */
+type CheckRow = {
   vmid: number;
   at: number;
   ok: number;
@@ -66,9 +67,9 @@ interface CheckRow {
   problem: string | null;
   stage: number | null;
   origin: number;
-}
+};
 
-interface AlertRow {
+type AlertRow = {
   id: number;
   rule: string;
   cluster: string;
@@ -79,7 +80,7 @@ interface AlertRow {
   acknowledged_at: number | null;
   reason: string;
   hint: string;
-}
+};
 
 function checkFromRow(clusterId: string, row: CheckRow): CheckRecord {
   const record: CheckRecord = { clusterId, vmid: row.vmid, at: row.at, ok: row.ok === 1, origin: ORIGINS[row.origin] ?? 'scheduled' };
@@ -323,9 +324,7 @@ export function openHistoryDatabase(options: HistoryDatabaseOptions): HistoryDat
         'checks',
         () => {
           const id = knownProxyId(clusterId, vmid);
-          return id === undefined
-            ? []
-            : (sql.checks.all(id, sinceMs, untilMs) as unknown as CheckRow[]).map((row) => checkFromRow(clusterId, row));
+          return id === undefined ? [] : (sql.checks.all(id, sinceMs, untilMs) as CheckRow[]).map((row) => checkFromRow(clusterId, row));
         },
         [] as CheckRecord[],
       );
@@ -336,7 +335,7 @@ export function openHistoryDatabase(options: HistoryDatabaseOptions): HistoryDat
     latestChecks(clusterId) {
       queue.flushForRead();
       const latest = new Map<number, CheckRecord>();
-      const stored = guardedRead('latestChecks', () => sql.latestChecks.all(clusterId) as unknown as CheckRow[], []);
+      const stored = guardedRead('latestChecks', () => sql.latestChecks.all(clusterId) as CheckRow[], []);
       for (const row of stored) latest.set(row.vmid, checkFromRow(clusterId, row));
       for (const r of pendingChecks((r) => r.clusterId === clusterId)) {
         const known = latest.get(r.vmid);
@@ -427,18 +426,14 @@ export function openHistoryDatabase(options: HistoryDatabaseOptions): HistoryDat
     },
 
     openAlerts() {
-      const stored = guardedRead(
-        'openAlerts',
-        () => (sql.openAlerts.all() as unknown as AlertRow[]).map(alertFromRow),
-        [] as AlertRecord[],
-      );
+      const stored = guardedRead('openAlerts', () => (sql.openAlerts.all() as AlertRow[]).map(alertFromRow), [] as AlertRecord[]);
       return [...unsavedOpenAlerts.values(), ...stored];
     },
 
     recentAlerts(sinceMs, limit) {
       const stored = guardedRead(
         'recentAlerts',
-        () => (sql.recentAlerts.all(sinceMs, limit) as unknown as AlertRow[]).map(alertFromRow),
+        () => (sql.recentAlerts.all(sinceMs, limit) as AlertRow[]).map(alertFromRow),
         [] as AlertRecord[],
       );
       const unsaved = [...unsavedOpenAlerts.values()].filter((a) => a.raisedAt >= sinceMs);
