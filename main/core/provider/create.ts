@@ -22,10 +22,10 @@ import { adoptByName, nodeOf, type OwnedVm } from './ownership';
 import { resolvePlacement, type CreateRequest, type Placement } from './placement';
 import { lookupListing } from './lookup';
 import { createSteps, haltingReporter, progressReporter, type ProgressReporter } from './progress';
-import { cancelled } from './poll';
 import { provision } from './provision';
 import { allocateWithSeed, type CloneWithSeed, type SeedBesideClone, uploadSeed } from './seed-beside-clone';
-import { waitTask, waitUnlocked } from './tasks';
+import { waitUnlocked } from './tasks';
+import { runTaskStep } from './task-step';
 import { checkTemplate } from './template';
 import { rewritesNet0 } from './vm-params';
 import { writtenMarksOf } from './written-marks';
@@ -159,7 +159,8 @@ async function landingOf(
       landing.hint,
     );
   }
-  if (landing.way === 'migrate') ctx.log.info('proxmox create clones on the template node, then migrates', { node: placement.node, cloneNode: sourceNode });
+  if (landing.way === 'migrate')
+    ctx.log.info('proxmox create clones on the template node, then migrates', { node: placement.node, cloneNode: sourceNode });
   return landing.way;
 }
 
@@ -191,28 +192,9 @@ async function cloneOnto(
   const { templateConfig, node, storage, description, placement, request } = job;
   const sourceNode = nodeOf(job.source);
   const at = { node: placement.node, vmid };
-  report('clone', 'started', at);
-  // A full clone copies the template's disk onto `storage`: it takes one of that storage's copy slots for the
-  // clone task alone (not the whole create), so the upload and start of other creates go on meanwhile.
-  const gate = ctx.cloneGate?.({ node, storage }, signal);
-  // What runs beside the clone starts once its POST is queued, so the clone, which the disk waits on, goes first;
-  // or as soon as the slot is not there at once, so the wait for it is used.
-  const besideWhileWaiting = gate ? setTimeout(beside, 0) : undefined;
-  let release: (() => void) | undefined;
-  try {
-    release = await gate;
-  } finally {
-    clearTimeout(besideWhileWaiting);
-  }
   const marks = writtenMarksOf(ctx.api);
-  // The slot may come long after the step began: a create cut off meanwhile (cancelled, or its seed's upload beside
-  // it failed) sends no clone.
-  if (signal?.aborted) {
-    release?.();
-    throw cancelled(`a clone slot on ${storage ?? node}`);
-  }
-  marks.expect(vmid, request.name);
-  try {
+  const submit = () => {
+    marks.expect(vmid, request.name);
     const posted = ctx.api.clone(
       sourceNode,
       placement.templateVmid,
@@ -226,14 +208,26 @@ async function cloneOnto(
       },
       { signal },
     );
+    // What runs beside the clone starts once its POST is queued, so the clone, which the disk waits on, goes first.
     beside();
-    const upid = await posted;
-    report('clone', 'task', { ...at, upid });
-    await waitTask(ctx, upid, ctx.budgets.cloneMs, signal);
+    return posted;
+  };
+  try {
+    await runTaskStep(ctx, report, {
+      step: 'clone',
+      at,
+      submit,
+      budgetMs: ctx.budgets.cloneMs,
+      signal,
+      done: false,
+      // A full clone copies the template's disk onto `storage`: it takes one of that storage's copy slots for the
+      // clone task alone (not the whole create), so the upload and start of other creates go on meanwhile. A create
+      // cut off while it waited (cancelled, or its seed's upload beside it failed) sends no clone.
+      slot: { take: () => ctx.cloneGate?.({ node, storage }, signal), what: `a clone slot on ${storage ?? node}`, whileWaiting: beside },
+    });
     marks.record(vmid, request.name, description);
   } finally {
     marks.forget(vmid, request.name);
-    release?.();
   }
   // The clone task ended OK, so its lock is gone and its config final (qemu-server API2/Qemu.pm clone_vm deletes
   // `lock` and writes the config inside the task). What the later steps read of it is the template's, except the
@@ -271,18 +265,19 @@ export function configOfOwnClone(template: VmConfig, given: { name: string; desc
  */
 async function moveTo(ctx: CoreContext, vm: OwnedVm, node: string, report: ProgressReporter, signal?: AbortSignal): Promise<OwnedVm> {
   const { vmid } = vm;
-  report('migrate', 'started', { node, vmid });
   // The move reads the disk on the VM's node and writes it to the same storage on `node`: a copy slot of the
   // target's storage, held with the source's (the gate takes both, in one order), for the migrate task alone.
   const storage = diskStorage(vm.config);
-  const release = await ctx.cloneGate?.({ node, storage, from: storage ? { node: vm.node, storage } : undefined }, signal);
-  try {
-    const upid = await ctx.api.migrate(vm.node, vmid, { target: node, 'with-local-disks': 1 }, { signal });
-    report('migrate', 'task', { node, vmid, upid });
-    await waitTask(ctx, upid, ctx.budgets.cloneMs, signal);
-  } finally {
-    release?.();
-  }
+  const take = () => ctx.cloneGate?.({ node, storage, from: storage ? { node: vm.node, storage } : undefined }, signal);
+  await runTaskStep(ctx, report, {
+    step: 'migrate',
+    at: { node, vmid },
+    submit: () => ctx.api.migrate(vm.node, vmid, { target: node, 'with-local-disks': 1 }, { signal }),
+    budgetMs: ctx.budgets.cloneMs,
+    signal,
+    done: false,
+    slot: { take, what: `a copy slot on ${storage ?? node}` },
+  });
   const config = await waitUnlocked(ctx, node, vmid, signal);
   report('migrate', 'done', { node, vmid });
   ctx.log.info('proxmox vm migrated', { vmid, from: vm.node, to: node });

@@ -9,6 +9,8 @@
  * (name, mark and, when the caller knows it, the mark's UID) before the stop
  * and again before the destroy, and who uses the seed (ownership.ts) before
  * each seed delete. A seed another VM's drive names is never deleted.
+ * A VM that is gone by the time its stop or destroy is submitted is success:
+ * it is what the task was for (task-step.ts `doneAlready`).
  */
 import { isConfigMissing } from '../pve/errors';
 import type { CallOptions, CoreContext } from './context';
@@ -18,7 +20,8 @@ import { parseProviderId } from './ids';
 import { notTheOne, seedHolds, type Wanted } from './ownership';
 import { progressReporter, type ProgressReporter } from './progress';
 import { resolveVm } from './resources';
-import { LOCK_SUSPENDED, waitTask } from './tasks';
+import { LOCK_SUSPENDED } from './tasks';
+import { runTaskStep } from './task-step';
 
 /** What a delete did: the VM it destroyed or why it touched none, and where the seed went or stayed. */
 export interface DeleteReport {
@@ -122,7 +125,14 @@ async function destroyIfOurs(
 
   // The listing shows a paused VM as running; stop ends it too.
   if (r.status !== 'stopped') {
-    await runVmTask(ctx, 'stop', at, () => ctx.api.stop(node, vmid, { signal }), ctx.budgets.stopMs, report, signal);
+    await runTaskStep(ctx, report, {
+      step: 'stop',
+      at,
+      submit: () => ctx.api.stop(node, vmid, { signal }),
+      budgetMs: ctx.budgets.stopMs,
+      signal,
+      doneAlready: isConfigMissing,
+    });
   } else {
     report('stop', 'skipped', at);
   }
@@ -132,7 +142,8 @@ async function destroyIfOurs(
   if (still) {
     const changed = mismatch(vmid, still, name, options);
     if (changed) throw permanent(`${changed}; it changed during the delete, so it was not destroyed.`, REFUSED_HINT);
-    await runVmTask(ctx, 'destroy', at, () => ctx.api.destroy(node, vmid, { signal }), ctx.budgets.destroyMs, report, signal);
+    const submit = () => ctx.api.destroy(node, vmid, { signal });
+    await runTaskStep(ctx, report, { step: 'destroy', at, submit, budgetMs: ctx.budgets.destroyMs, signal, doneAlready: isConfigMissing });
   } else {
     report('destroy', 'skipped', at);
   }
@@ -155,31 +166,10 @@ function gone(ctx: CoreContext, vmid: number, report: ProgressReporter, out: Del
   report('stop', 'skipped', { vmid });
 }
 
-/** A VM that is gone by the time its task is submitted is success: it is what the task was for. */
-async function runVmTask(
-  ctx: CoreContext,
-  step: 'stop' | 'destroy',
-  at: { node: string; vmid: number },
-  submit: () => Promise<string>,
-  budgetMs: number,
-  report: ProgressReporter,
-  signal?: AbortSignal,
-): Promise<void> {
-  report(step, 'started', at);
-  let upid: string;
-  try {
-    upid = await submit();
-  } catch (e) {
-    if (!isConfigMissing(e)) throw e;
-    report(step, 'done', at);
-    return;
-  }
-  report(step, 'task', { ...at, upid });
-  await waitTask(ctx, upid, budgetMs, signal);
-  report(step, 'done', at);
-}
-
-/** Step 6 on one node. A missing volume still ends in a successful task (F13), so nothing is matched. */
+/**
+ * Step 6 on one node (its `started` comes with the check of who uses the seed). A missing volume still ends in a
+ * successful task (F13), so nothing is matched.
+ */
 async function deleteSeed(
   ctx: CoreContext,
   node: string,
@@ -187,9 +177,16 @@ async function deleteSeed(
   report: ProgressReporter,
   signal?: AbortSignal,
 ): Promise<void> {
-  const upid = await ctx.api.deleteVolume(node, ctx.profile.isoStorage, out.seed, { signal });
-  report('delete-seed', 'task', { node, upid });
-  await waitTask(ctx, upid, ctx.budgets.seedDeleteMs, signal);
+  const submit = () => ctx.api.deleteVolume(node, ctx.profile.isoStorage, out.seed, { signal });
+  await runTaskStep(ctx, report, {
+    step: 'delete-seed',
+    at: { node },
+    submit,
+    budgetMs: ctx.budgets.seedDeleteMs,
+    signal,
+    started: false,
+    done: false,
+  });
   out.seedDeletedOn.push(node);
   report('delete-seed', 'done', { node });
 }

@@ -50,6 +50,7 @@ import { progressReporter, type ProgressReporter } from './progress';
 import { findVm } from './resources';
 import { buildProxySeed, cdromVolume, isSharedStorage, type SeedSource } from './seed-source';
 import { LOCK_SUSPENDED, waitTask, waitUnlocked } from './tasks';
+import { runTaskStep } from './task-step';
 import { goneError, lockedError, readConfigOrGone, refuseIfNotTheOne } from './vm-lookup';
 
 export { judgeMigration, MIGRATE_CODES, type MigrationFacts, type MigrationPlan, type MigrationVerdict } from './migrate-rules';
@@ -201,10 +202,8 @@ async function run(ctx: CoreContext, s: Subject, options: MigrateOptions, report
     await settleRunningUploads(ctx, target, signal);
     if ((await seedListed(target)) === seedBytes.length) report('copy-seed', 'skipped', at);
     else {
-      const upid = await ctx.api.uploadIso(target, isoStorage, seedFile, seedBytes, { signal });
-      report('copy-seed', 'task', { ...at, upid });
-      await waitTask(ctx, upid, ctx.budgets.uploadMs, signal);
-      report('copy-seed', 'done', at);
+      const submit = () => ctx.api.uploadIso(target, isoStorage, seedFile, seedBytes, { signal });
+      await runTaskStep(ctx, report, { step: 'copy-seed', at, submit, budgetMs: ctx.budgets.uploadMs, signal, started: false });
     }
   } else report('copy-seed', 'skipped', at);
 
@@ -219,23 +218,29 @@ async function run(ctx: CoreContext, s: Subject, options: MigrateOptions, report
   let withLocalDisks = plan.withLocalDisks;
   if (node === target) report('migrate', 'skipped', at);
   else {
-    report('migrate', 'started', at);
+    // A local disk is copied: a copy slot of the target's storage, held with the source's, for the migrate task alone.
     const disk = templateVolumes(config).find((v) => !v.cdrom && !isSharedStorage(resources, v.storage));
-    const release = disk
-      ? await ctx.cloneGate?.({ node: target, storage: disk.storage, from: { node, storage: disk.storage } }, signal)
-      : undefined;
-    try {
-      const upid = await ctx.api.migrate(
-        node,
-        vmid,
-        { target, ...(running ? { online: 1 as const } : {}), ...(plan.withLocalDisks ? { 'with-local-disks': 1 as const } : {}) },
-        { signal },
-      );
-      report('migrate', 'task', { ...at, upid });
-      await waitTask(ctx, upid, ctx.budgets.cloneMs, signal);
-    } finally {
-      release?.();
-    }
+    const params = {
+      target,
+      ...(running ? { online: 1 as const } : {}),
+      ...(plan.withLocalDisks ? { 'with-local-disks': 1 as const } : {}),
+    };
+    await runTaskStep(ctx, report, {
+      step: 'migrate',
+      at,
+      submit: () => ctx.api.migrate(node, vmid, params, { signal }),
+      budgetMs: ctx.budgets.cloneMs,
+      signal,
+      done: false,
+      ...(disk
+        ? {
+            slot: {
+              take: () => ctx.cloneGate?.({ node: target, storage: disk.storage, from: { node, storage: disk.storage } }, signal),
+              what: `a copy slot on ${disk.storage}`,
+            },
+          }
+        : {}),
+    });
     await waitUnlocked(ctx, target, vmid, signal);
     report('migrate', 'done', at);
   }
@@ -262,10 +267,15 @@ async function run(ctx: CoreContext, s: Subject, options: MigrateOptions, report
       report('delete-source-seed', 'skipped', { node: source });
     } else if ((await seedListed(source)) === undefined) report('delete-source-seed', 'skipped', { node: source });
     else {
-      const upid = await ctx.api.deleteVolume(source, isoStorage, seedVolume, { signal });
-      report('delete-source-seed', 'task', { node: source, upid });
-      await waitTask(ctx, upid, ctx.budgets.seedDeleteMs, signal);
-      report('delete-source-seed', 'done', { node: source });
+      const submit = () => ctx.api.deleteVolume(source, isoStorage, seedVolume, { signal });
+      await runTaskStep(ctx, report, {
+        step: 'delete-source-seed',
+        at: { node: source },
+        submit,
+        budgetMs: ctx.budgets.seedDeleteMs,
+        signal,
+        started: false,
+      });
     }
   } else report('delete-source-seed', 'skipped', { node: source ?? node });
 

@@ -37,7 +37,8 @@ import type { Wanted } from './ownership';
 import { pollUntil } from './poll';
 import { progressReporter, type ProgressReporter } from './progress';
 import { resolveVm } from './resources';
-import { LOCK_SUSPENDED, waitRunning, waitTask } from './tasks';
+import { LOCK_SUSPENDED, waitRunning } from './tasks';
+import { runTaskStep } from './task-step';
 import { goneError, lockedError, readConfigOrGone, refuseIfNotTheOne } from './vm-lookup';
 
 export type { PowerOp } from './errors';
@@ -157,7 +158,7 @@ async function act(
       }
       // Paused: a start would end "already running" (vm_start); resume continues it. Hibernated: vm_start resumes it.
       const submit = vm.state === 'paused' ? () => ctx.api.resume(node, vmid, { signal }) : () => ctx.api.start(node, vmid, { signal });
-      await runTask(ctx, 'start', at, submit, ctx.budgets.startMs, report, signal);
+      await runTaskStep(ctx, report, { step: 'start', at, submit, budgetMs: ctx.budgets.startMs, signal });
       report('wait-running', 'started', at);
       await waitRunning(ctx, node, vmid, signal);
       report('wait-running', 'done', at);
@@ -169,7 +170,13 @@ async function act(
         report('stop', 'skipped', at);
         return result(false, vm.state === 'hibernated' ? 'already stopped (hibernated: a start resumes it)' : 'already stopped');
       }
-      await runTask(ctx, 'stop', at, () => ctx.api.stop(node, vmid, { signal }), ctx.budgets.stopMs, report, signal);
+      await runTaskStep(ctx, report, {
+        step: 'stop',
+        at,
+        submit: () => ctx.api.stop(node, vmid, { signal }),
+        budgetMs: ctx.budgets.stopMs,
+        signal,
+      });
       return result(true, 'stopped');
     }
     case 'shutdown': {
@@ -186,7 +193,7 @@ async function act(
       }
       const submit = () => ctx.api.shutdown(node, vmid, { timeout, forceStop: 0 }, { signal });
       await guestTimeout(vmid, timeout, 'shut down', () =>
-        runTask(ctx, 'shutdown', at, submit, timeout * 1000 + ctx.budgets.stopMs, report, signal),
+        runTaskStep(ctx, report, { step: 'shutdown', at, submit, budgetMs: timeout * 1000 + ctx.budgets.stopMs, signal }),
       );
       return result(true, 'shut down');
     }
@@ -204,7 +211,7 @@ async function act(
       }
       const submit = () => ctx.api.reboot(node, vmid, { timeout }, { signal });
       await guestTimeout(vmid, timeout, 'reboot', () =>
-        runTask(ctx, 'reboot', at, submit, timeout * 1000 + ctx.budgets.stopMs, report, signal),
+        runTaskStep(ctx, report, { step: 'reboot', at, submit, budgetMs: timeout * 1000 + ctx.budgets.stopMs, signal }),
       );
       // The qmreboot task ends once the guest is down; qmeventd starts it again as its own task (qemu-server qm.pm cleanup).
       report('wait-running', 'started', at);
@@ -215,26 +222,10 @@ async function act(
   }
 }
 
-async function runTask(
-  ctx: CoreContext,
-  step: 'start' | 'stop' | 'shutdown' | 'reboot',
-  at: { node: string; vmid: number },
-  submit: () => Promise<string>,
-  budgetMs: number,
-  report: ProgressReporter,
-  signal?: AbortSignal,
-): Promise<void> {
-  report(step, 'started', at);
-  const upid = await submit();
-  report(step, 'task', { ...at, upid });
-  await waitTask(ctx, upid, budgetMs, signal);
-  report(step, 'done', at);
-}
-
 /** qemu-server _do_vm_stop without force: `VM quit/powerdown failed - got timeout` once the guest outlasts the timeout. */
 const GOT_TIMEOUT = /powerdown failed - got timeout/;
 
-async function guestTimeout(vmid: number, timeout: number, what: string, run: () => Promise<void>): Promise<void> {
+async function guestTimeout(vmid: number, timeout: number, what: string, run: () => Promise<unknown>): Promise<void> {
   try {
     await run();
   } catch (e) {

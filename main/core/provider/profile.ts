@@ -73,7 +73,8 @@ function catalogue<T extends z.ZodType>(
     .record(z.string().min(1), entry)
     .refine((r) => emptyMessage === undefined || Object.keys(r).length > 0, emptyMessage)
     .transform((r) => withoutPrototype(r as Record<string, z.output<T>>));
-  return z.preprocess(refuseReservedKeys, record) as unknown as z.ZodType<Record<string, z.output<T>>, Record<string, z.input<T>>>;
+  // The raw keys are looked at first; what the catalogue takes in is still its entries' input.
+  return z.preprocess<unknown, typeof record, Record<string, z.input<T>>>(refuseReservedKeys, record);
 }
 
 const vmidRange = z

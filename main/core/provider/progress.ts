@@ -1,6 +1,8 @@
 /**
- * Progress events: each step of create, delete, the power operations, migrate, reconfigure and recreate
- * reports itself so the UI can draw a step list with the Proxmox task behind the current step.
+ * Progress events: each step of create, delete, the power operations, migrate, reconfigure, recreate and the
+ * template build reports itself so the UI can draw a step list with the Proxmox task behind the current step.
+ * One event type serves every producer, the services' own steps too (a build's catalogue step, the seed
+ * clean-up's one step): a reporter is typed by its operation's steps, the event by the step's name.
  */
 import { ProviderError, transient, type PowerOp } from './errors';
 
@@ -49,20 +51,35 @@ export type PowerStep = (typeof powerSteps)[PowerOp][number];
 export type MigrateStep = (typeof migrateSteps)[number];
 export type ReconfigureStep = (typeof reconfigureSteps)[number];
 export type RecreateStep = (typeof recreateSteps)[number];
-export type ProgressOp = 'create' | 'delete' | PowerOp | 'migrate' | 'reconfigure' | 'recreate';
-type AnyStep = CreateStep | DeleteStep | PowerStep | MigrateStep | ReconfigureStep | RecreateStep;
+/** The provider's operations, whose steps stepsOf knows, and the template build (core/templates/build-steps.ts). */
+export type ProviderProgressOp = 'create' | 'delete' | PowerOp | 'migrate' | 'reconfigure' | 'recreate';
+export type ProgressOp = ProviderProgressOp | 'build-template';
+export type ProviderStep = CreateStep | DeleteStep | PowerStep | MigrateStep | ReconfigureStep | RecreateStep;
 
-export interface ProgressEvent {
+/** What an event tells besides its step and phase; each field only where the step has it. */
+export interface StepContext {
+  node?: string;
+  vmid?: number;
+  upid?: string;
+  /** A volume the step makes or deletes (the build's image: `<storage>:import/<file>`). */
+  volid?: string;
+  /**
+   * On `started`: the request about to go out makes a new object (the build's image was not there, its VM did not
+   * exist). The task manager journals it, so a resume or a clean-up knows the object is the task's own.
+   */
+  fresh?: boolean;
+  /** A short word on why a step was skipped or how it ended (`reused`, `verified`, `kept`). */
+  note?: string;
+}
+
+export interface ProgressEvent<Step extends string = string> extends StepContext {
   op: ProgressOp;
-  step: AnyStep;
-  /** 1-based position of the step, and how many steps the operation has. */
+  step: Step;
+  /** 1-based position of the step, and how many steps the operation has (0 and 0: a step the services add). */
   index: number;
   total: number;
   /** started: the step began; task: a Proxmox task runs for it; skipped: not needed this time; done: finished. */
   phase: 'started' | 'task' | 'skipped' | 'done';
-  node?: string;
-  vmid?: number;
-  upid?: string;
 }
 
 /**
@@ -71,13 +88,7 @@ export interface ProgressEvent {
  * task manager journals every event, and a step it could not record must not
  * be taken (docs/reliability.md).
  */
-export type ProgressListener = (event: ProgressEvent) => void;
-
-export interface StepContext {
-  node?: string;
-  vmid?: number;
-  upid?: string;
-}
+export type ProgressListener<Step extends string = string> = (event: ProgressEvent<Step>) => void;
 
 const providerKinds = new Set<string>(['permanent', 'transient', 'not-found']);
 
@@ -98,10 +109,13 @@ function stopped(e: unknown): ProviderError {
  * request leaves after a step that could not be recorded: not even where the
  * operation catches a step's failure and goes on (the seed delete on every node).
  */
-export function progressReporter(op: ProgressOp, listener: ProgressListener | undefined) {
-  const steps: readonly string[] = stepsOf(op);
+export function stepReporter<Step extends string>(
+  op: ProgressOp,
+  steps: readonly Step[],
+  listener: ProgressListener<Step> | undefined,
+): StepReporter<Step> {
   let failure: ProviderError | undefined;
-  return (step: AnyStep, phase: ProgressEvent['phase'], context: StepContext = {}): void => {
+  return (step, phase, context = {}) => {
     if (failure) throw failure;
     if (!listener) return;
     try {
@@ -113,16 +127,23 @@ export function progressReporter(op: ProgressOp, listener: ProgressListener | un
   };
 }
 
-export type ProgressReporter = ReturnType<typeof progressReporter>;
+export type StepReporter<Step extends string> = (step: Step, phase: ProgressEvent['phase'], context?: StepContext) => void;
+
+/** The reporter of one of the provider's operations, over its steps (stepsOf). */
+export function progressReporter(op: ProviderProgressOp, listener: ProgressListener<ProviderStep> | undefined): ProgressReporter {
+  return stepReporter(op, stepsOf(op), listener);
+}
+
+export type ProgressReporter = StepReporter<ProviderStep>;
 
 /**
  * An operation's reporter and signal, cut together: once a step could not be recorded (the listener threw), the
  * signal aborts at once, so a branch running beside the one that threw (create's seed upload beside its clone)
  * sends nothing more either.
  */
-export function haltingReporter(report: ProgressReporter, signal: AbortSignal | undefined) {
+export function haltingReporter<Step extends string>(report: StepReporter<Step>, signal: AbortSignal | undefined) {
   const controller = new AbortController();
-  const guarded: ProgressReporter = (step, phase, context) => {
+  const guarded: StepReporter<Step> = (step, phase, context) => {
     try {
       report(step, phase, context);
     } catch (e) {
@@ -134,7 +155,7 @@ export function haltingReporter(report: ProgressReporter, signal: AbortSignal | 
 }
 
 /** Every step of an operation, in order: what a task shows before it starts. */
-export function stepsOf(op: ProgressOp): readonly string[] {
+export function stepsOf(op: ProviderProgressOp): readonly ProviderStep[] {
   switch (op) {
     case 'create':
       return createSteps;

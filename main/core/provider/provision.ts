@@ -4,13 +4,13 @@
  * is skipped once the disk is large enough. Everything the config alone can
  * refuse is checked before the first write.
  */
-import { TaskFailedError } from '../pve/errors';
 import type { CoreContext } from './context';
 import type { OwnedVm } from './ownership';
 import type { Placement, CreateRequest } from './placement';
 import type { ProgressReporter } from './progress';
 import { throwIfCancelled } from './poll';
-import { waitRunning, waitTask } from './tasks';
+import { waitRunning } from './tasks';
+import { runTaskStep } from './task-step';
 import { configParams, resizePlan } from './vm-params';
 import { uploadSeed } from './seed-beside-clone';
 
@@ -38,22 +38,29 @@ export async function provision(
   report('configure', 'done', at);
 
   if (resize) {
-    report('resize', 'started', at);
-    const upid = await ctx.api.resize(node, vmid, resize.disk, resize.size, { signal });
     // PVE 7.4 (qemu-server before 8.0.2) grows the disk before it answers, with no task to wait on;
     // a rerun after a cut-off finds the disk large enough and skips the step.
-    if (upid !== null) {
-      report('resize', 'task', { ...at, upid });
-      await waitTask(ctx, upid, ctx.budgets.resizeMs, signal);
-    }
-    report('resize', 'done', at);
+    const submit = () => ctx.api.resize(node, vmid, resize.disk, resize.size, { signal });
+    await runTaskStep(ctx, report, { step: 'resize', at, submit, budgetMs: ctx.budgets.resizeMs, signal });
   } else {
     report('resize', 'skipped', at);
   }
 
-  report('start', 'started', at);
-  const ended = await startVm(ctx, vm, report, signal);
-  report('start', 'done', at);
+  // A failed start of a VM that runs anyway is a success: a previous attempt, cut off after submitting its start,
+  // adopted the VM while it was still stopped, and its start ended first; this one then fails with "already running".
+  // Judged by status/current, not by the task's text.
+  const ended = await runTaskStep(ctx, report, {
+    step: 'start',
+    at,
+    submit: () => ctx.api.start(node, vmid, { signal }),
+    budgetMs: ctx.budgets.startMs,
+    signal,
+    doneAnyway: async (e) => {
+      if ((await ctx.api.vmStatus(node, vmid, { signal })).status !== 'running') return false;
+      ctx.log.info('proxmox start failed but the vm runs: an earlier start won', { vmid, node, upid: e.upid, exitstatus: e.exitstatus });
+      return true;
+    },
+  });
 
   report('wait-running', 'started', at);
   // A start task that ended OK is QEMU running the guest: qemu-server's vm_start_nolock (PVE/QemuServer.pm) launches
@@ -67,24 +74,4 @@ export async function provision(
 /** `freeze: 1` starts QEMU with `-S` (qemu-server config_to_command): the guest waits in prelaunch for a `cont`. */
 function frozen(config: OwnedVm['config']): boolean {
   return String(config.freeze ?? '0') === '1';
-}
-
-/**
- * A failed start of a VM that runs anyway is a success: a previous attempt,
- * cut off after submitting its start, adopted the VM while it was still
- * stopped, and its start ended first; this one then fails with "already
- * running". Judged by status/current, not by the task's text.
- */
-async function startVm(ctx: CoreContext, vm: OwnedVm, report: ProgressReporter, signal?: AbortSignal): Promise<'ok' | 'runs anyway'> {
-  const { node, vmid } = vm;
-  const upid = await ctx.api.start(node, vmid, { signal });
-  report('start', 'task', { node, vmid, upid });
-  try {
-    await waitTask(ctx, upid, ctx.budgets.startMs, signal);
-    return 'ok';
-  } catch (e) {
-    if (!(e instanceof TaskFailedError) || (await ctx.api.vmStatus(node, vmid, { signal })).status !== 'running') throw e;
-    ctx.log.info('proxmox start failed but the vm runs: an earlier start won', { vmid, node, upid, exitstatus: e.exitstatus });
-    return 'runs anyway';
-  }
 }

@@ -48,7 +48,8 @@ import { DEFAULT_SHUTDOWN_TIMEOUT_SECONDS, waitBackUp, type PowerOptions } from 
 import { progressReporter, type ProgressReporter } from './progress';
 import { resolveVm } from './resources';
 import { buildProxySeed, cdromVolume, stagedSeedIsoName, stagedSeedVolumeId } from './seed-source';
-import { LOCK_SUSPENDED, waitTask } from './tasks';
+import { LOCK_SUSPENDED } from './tasks';
+import { runTaskStep } from './task-step';
 import { goneError, lockedError, readConfigOrGone, refuseIfNotTheOne } from './vm-lookup';
 
 /** What to change; at least one field. */
@@ -203,13 +204,8 @@ async function run(
   } else report('configure', 'skipped', at);
 
   if (disk && change.diskGiB !== undefined) {
-    report('resize', 'started', at);
-    const upid = await ctx.api.resize(node, vmid, disk, `${change.diskGiB}G`, { signal });
-    if (upid !== null) {
-      report('resize', 'task', { ...at, upid });
-      await waitTask(ctx, upid, ctx.budgets.resizeMs, signal);
-    }
-    report('resize', 'done', at);
+    const submit = () => ctx.api.resize(node, vmid, disk, `${change.diskGiB}G`, { signal });
+    await runTaskStep(ctx, report, { step: 'resize', at, submit, budgetMs: ctx.budgets.resizeMs, signal });
   } else report('resize', 'skipped', at);
 
   if (seedBytes) await swapSeed(ctx, node, vmid, name, seedBytes, config, report, signal);
@@ -223,11 +219,8 @@ async function run(
   let rebooted = false;
   if (pending && options.reboot !== false) {
     const timeout = options.timeoutSeconds ?? DEFAULT_SHUTDOWN_TIMEOUT_SECONDS;
-    report('reboot', 'started', at);
-    const upid = await ctx.api.reboot(node, vmid, { timeout }, { signal });
-    report('reboot', 'task', { ...at, upid });
-    await waitTask(ctx, upid, timeout * 1000 + ctx.budgets.stopMs, signal);
-    report('reboot', 'done', at);
+    const submit = () => ctx.api.reboot(node, vmid, { timeout }, { signal });
+    await runTaskStep(ctx, report, { step: 'reboot', at, submit, budgetMs: timeout * 1000 + ctx.budgets.stopMs, signal });
     report('wait-running', 'started', at);
     await waitBackUp(ctx, node, vmid, signal);
     report('wait-running', 'done', at);
@@ -266,11 +259,11 @@ async function swapSeed(
   const at = { node, vmid };
   const staged = stagedSeedVolumeId(isoStorage, name);
   const seed = ctx.seed.seedVolumeId(isoStorage, name);
-  const upload = async (step: 'stage-seed' | 'replace-seed', file: string) => {
-    const upid = await ctx.api.uploadIso(node, isoStorage, file, bytes, { signal });
-    report(step, 'task', { ...at, upid });
-    await waitTask(ctx, upid, ctx.budgets.uploadMs, signal);
-  };
+  // Each seed step holds more than its task: the steps' own `started` and `done` frame them.
+  const task = (step: 'stage-seed' | 'replace-seed', submit: () => Promise<string>, budgetMs: number) =>
+    runTaskStep(ctx, report, { step, at, submit, budgetMs, signal, started: false, done: false });
+  const upload = (step: 'stage-seed' | 'replace-seed', file: string) =>
+    task(step, () => ctx.api.uploadIso(node, isoStorage, file, bytes, { signal }), ctx.budgets.uploadMs);
 
   if (cdromVolume(config) === staged) report('stage-seed', 'skipped', at);
   else {
@@ -283,8 +276,6 @@ async function swapSeed(
   report('replace-seed', 'started', at);
   await upload('replace-seed', ctx.seed.seedIsoName(name));
   await ctx.api.setVmConfig(node, vmid, { ide2: `${seed},media=cdrom` }, { signal });
-  const upid = await ctx.api.deleteVolume(node, isoStorage, staged, { signal });
-  report('replace-seed', 'task', { ...at, upid });
-  await waitTask(ctx, upid, ctx.budgets.seedDeleteMs, signal);
+  await task('replace-seed', () => ctx.api.deleteVolume(node, isoStorage, staged, { signal }), ctx.budgets.seedDeleteMs);
   report('replace-seed', 'done', at);
 }

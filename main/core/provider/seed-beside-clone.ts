@@ -21,7 +21,7 @@ import { allocate, type OwnedVm } from './ownership';
 import type { CreateRequest } from './placement';
 import type { ProgressReporter } from './progress';
 import { buildProxySeed } from './seed-source';
-import { waitTask } from './tasks';
+import { runTaskStep } from './task-step';
 
 export interface SeedAt {
   node: string;
@@ -61,13 +61,12 @@ export async function uploadSeed(
   signal?: AbortSignal,
 ): Promise<void> {
   const { isoStorage } = ctx.profile;
-  report('upload-seed', 'started', at);
-  // Dated with the mark's created-at (seed-source.ts), so a migrate can rebuild the same bytes on another node.
-  const iso = buildProxySeed(ctx, request.name, { userData: request.cloudInit }, stampConfig);
-  const upid = await ctx.api.uploadIso(at.node, isoStorage, ctx.seed.seedIsoName(request.name), iso, { signal });
-  report('upload-seed', 'task', { ...at, upid });
-  await waitTask(ctx, upid, ctx.budgets.uploadMs, signal);
-  report('upload-seed', 'done', at);
+  const submit = () => {
+    // Dated with the mark's created-at (seed-source.ts), so a migrate can rebuild the same bytes on another node.
+    const iso = buildProxySeed(ctx, request.name, { userData: request.cloudInit }, stampConfig);
+    return ctx.api.uploadIso(at.node, isoStorage, ctx.seed.seedIsoName(request.name), iso, { signal });
+  };
+  await runTaskStep(ctx, report, { step: 'upload-seed', at, submit, budgetMs: ctx.budgets.uploadMs, signal });
 }
 
 /** A create's clone at `vmid`; calls `beside` once the clone's POST is queued or its copy slot is not free at once. */

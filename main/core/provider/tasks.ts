@@ -10,14 +10,23 @@ import { taskSucceeded } from '../pve/upid';
 import type { CoreContext, VmConfig } from './context';
 import { transient } from './errors';
 import { pollUntil } from './poll';
-import { taskWatcherFor } from './task-watcher';
+import { taskWatcherFor, type WatchSchedule } from './task-watcher';
+import type { PveApi } from '../pve/api';
+import type { Logger } from '../../log/logger';
+
+/** What a wait for a task needs: the client, a logger, and the schedule its looks start from without history. */
+export interface TaskContext {
+  api: PveApi;
+  log: Logger;
+  budgets: WatchSchedule;
+}
 
 /**
- * Waits for the task on the node its UPID names, through the client's task watcher (one listing per node
- * per cycle for every task waited on there, looks timed by the learned durations); a failed task is
- * transient, carrying its exit status.
+ * The one wait for a Proxmox task, the provider's, the template build's and the services' alike: through the
+ * client's task watcher (one listing per node per cycle for every task waited on there, looks timed by the
+ * learned durations); a failed task is transient, carrying its exit status.
  */
-export async function waitTask(ctx: CoreContext, upid: string, budgetMs: number, signal?: AbortSignal): Promise<void> {
+export async function waitTask(ctx: TaskContext, upid: string, budgetMs: number, signal?: AbortSignal): Promise<void> {
   const exitstatus = await taskWatcherFor(ctx.api, ctx.log).wait(upid, { schedule: ctx.budgets, budgetMs, what: `task ${upid}`, signal });
   if (!taskSucceeded(exitstatus)) {
     ctx.log.info('proxmox task failed', { upid, exitstatus });

@@ -21,7 +21,8 @@ const upidRe = /^UPID:([^:]+):([0-9A-Fa-f]{8}):([0-9A-Fa-f]{8,}):([0-9A-Fa-f]{8}
 export function parseUpid(upid: string): ParsedUpid {
   const m = upidRe.exec(upid);
   if (!m) throw new Error(`not a Proxmox task id: ${JSON.stringify(upid.slice(0, 120))}`);
-  const [, node, pid, pstart, starttime, type, id, user] = m as unknown as [string, string, string, string, string, string, string, string];
+  // Every group takes part in a match (the id's may be empty).
+  const [node = '', pid = '', pstart = '', starttime = '', type = '', id = '', user = ''] = m.slice(1);
   return { node, pid: parseInt(pid, 16), pstart: parseInt(pstart, 16), starttime: parseInt(starttime, 16), type, id, user };
 }
 

@@ -4,11 +4,14 @@
  * name, no VM using it: read again now, not taken from the scan), then the
  * delete. Each seed ends in `deleted` or in `skipped` with the reason.
  */
-import type { ProgressEvent } from '../../core';
+import { defaultBudgets } from '../../core';
+import { TaskFailedError } from '../../core/pve/errors';
 import { toProviderError } from '../../core/provider/classify';
-import { toAppErrorValue } from '../../ipc/app-error';
+import { stepReporter, type StepReporter } from '../../core/provider/progress';
+import { runTaskStep } from '../../core/provider/task-step';
+import { isBudgetExhausted } from '../../core/provider/task-watcher';
+import { AppError, toAppErrorValue } from '../../ipc/app-error';
 import type { RunContext, Runner } from '../tasks/run-context';
-import { waitUpid } from '../tasks/wait-upid';
 import { ageReasonToKeep } from './age';
 import { seedHolds, seedName } from './references';
 import { ageOf, listSeeds } from './scan';
@@ -18,14 +21,29 @@ type Outcome = { node: string; volid: string; reason: string };
 /** The task's one step (task-manager.ts). */
 export const CLEAN_SEEDS_STEP = 're-check and delete';
 
+/** The seed's delete task, as the provider budgets it (spec entry 18). */
+const SEED_DELETE_MS = defaultBudgets.seedDeleteMs;
+
 /**
- * The step's change through the manager's progress path, as the core reports a create's: `started` marks it running,
- * `task` gives it the UPID of the seed's delete (so Cancel stops that Proxmox task and says so, and a watched log
- * is followed). Journalled before the request it announces; the progress fraction stays the runner's own.
+ * The step's changes through the manager's progress path, with the core's reporter, as a create's: `started` marks it
+ * running, `task` gives it the UPID of the seed's delete (so Cancel stops that Proxmox task and says so, and a watched
+ * log is followed). Journalled before the request it announces; the progress fraction stays the runner's own.
  */
-function report(ctx: RunContext, phase: ProgressEvent['phase'], at: { node?: string; upid?: string }, progress: number): void {
-  ctx.onProgress({ op: 'delete', step: CLEAN_SEEDS_STEP, index: 1, total: 1, phase, ...at } as unknown as ProgressEvent);
-  ctx.update({ progress });
+interface StepProgress {
+  report: StepReporter<typeof CLEAN_SEEDS_STEP>;
+  /** Set before a report: the fraction done that the task shows after it. */
+  fraction: number;
+}
+
+function stepProgressOf(ctx: RunContext): StepProgress {
+  const out: StepProgress = {
+    fraction: 0,
+    report: stepReporter('delete', [CLEAN_SEEDS_STEP], (e) => {
+      ctx.onProgress(e);
+      ctx.update({ progress: out.fraction });
+    }),
+  };
+  return out;
 }
 
 export const cleanSeeds: Runner = async (ctx) => {
@@ -33,18 +51,20 @@ export const cleanSeeds: Runner = async (ctx) => {
   if (input.kind !== 'clean-seeds') throw new Error('clean-seeds runner given another kind');
   const deleted: Outcome[] = [];
   const skipped: Outcome[] = [];
-  report(ctx, 'started', {}, 0);
+  const steps = stepProgressOf(ctx);
+  steps.report(CLEAN_SEEDS_STEP, 'started');
   for (const [i, seed] of input.seeds.entries()) {
     const progress = i / input.seeds.length;
     // Proxmox's failures end the task classified, with a hint, not as an internal error.
-    const reason = await recheckAndDelete(ctx, seed.node, seed.volid, input.dryRun, input.graceMinutes, progress).catch((e: unknown) => {
+    const reason = await recheckAndDelete(ctx, seed.node, seed.volid, input, steps, progress).catch((e: unknown) => {
       throw toAppErrorValue(e) ? e : toProviderError('delete', e);
     });
     if (reason.deleted) deleted.push({ ...seed, reason: reason.text });
     else skipped.push({ ...seed, reason: reason.text });
     ctx.update({ seeds: { deleted, skipped }, progress: (i + 1) / input.seeds.length });
   }
-  report(ctx, 'done', {}, 1);
+  steps.fraction = 1;
+  steps.report(CLEAN_SEEDS_STEP, 'done');
   const verb = input.dryRun ? 'would be deleted (dry run, nothing was deleted)' : 'deleted';
   return `${deleted.length} seed${deleted.length === 1 ? '' : 's'} ${verb}, ${skipped.length} skipped.`;
 };
@@ -53,8 +73,8 @@ async function recheckAndDelete(
   ctx: RunContext,
   node: string,
   volid: string,
-  dryRun: boolean,
-  graceMinutes: number,
+  { dryRun, graceMinutes }: { dryRun: boolean; graceMinutes: number },
+  steps: StepProgress,
   progress: number,
 ): Promise<{ deleted: boolean; text: string }> {
   const { cluster, signal } = ctx;
@@ -80,12 +100,41 @@ async function recheckAndDelete(
     const used = (await seedHolds(cluster.api, { volid, name, nodes: [node], signal })).get(node);
     if (used) return { deleted: false, text: used.reason };
     if (dryRun) return { deleted: true, text: 'Dry run: it would be deleted (no VM uses it, no task is on its name, old enough).' };
-    const upid = await cluster.api.deleteVolume(node, isoStorage, volid, { signal });
     // The step carries the UPID while the delete runs (and the task's list of Proxmox tasks keeps it).
-    report(ctx, 'task', { node, upid }, progress);
-    await waitUpid(cluster.api, upid, signal);
+    let upid = '';
+    const submit = async () => (upid = await cluster.api.deleteVolume(node, isoStorage, volid, { signal }));
+    const tasks = { api: cluster.api, log: ctx.log, budgets: defaultBudgets };
+    steps.fraction = progress;
+    await runTaskStep(tasks, steps.report, {
+      step: CLEAN_SEEDS_STEP,
+      at: { node },
+      submit,
+      budgetMs: SEED_DELETE_MS,
+      signal,
+      started: false,
+      done: false,
+    }).catch((e: unknown) => {
+      throw inPlainWords(e, upid);
+    });
     return { deleted: true, text: 'Deleted after a last check: no VM used it and no task was on its name.' };
   } finally {
     release();
   }
+}
+
+/** The delete task's failure or overrun, said for this task: which Proxmox task, and where to look. */
+function inPlainWords(e: unknown, upid: string): unknown {
+  if (e instanceof TaskFailedError)
+    return new AppError(
+      'transient',
+      `The Proxmox task ${upid} failed: ${e.exitstatus || 'no exit status'}.`,
+      'Open the task log on the node to see why.',
+    );
+  if (isBudgetExhausted(e))
+    return new AppError(
+      'transient',
+      `The Proxmox task ${upid} is still running after ${Math.round(SEED_DELETE_MS / 1000)} s.`,
+      'Check the task in the Proxmox UI.',
+    );
+  return e;
 }

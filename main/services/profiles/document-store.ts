@@ -87,7 +87,7 @@ export function documentStoreOver(conf: ConfLike): DocumentStore {
 export type DocumentStoreOpener = (spec: DocumentStoreSpec) => DocumentStore;
 
 export const openConfDocumentStore: DocumentStoreOpener = (spec) =>
-  documentStoreOver(new Conf<Record<string, unknown>>({ ...confOptions(spec), configName: spec.name }) as unknown as ConfLike);
+  documentStoreOver(new Conf<Record<string, unknown>>({ ...confOptions(spec), configName: spec.name }));
 
 /** A store that never touches the disk: when the app is composed without a data directory. */
 export function memoryDocumentStore(initial: RawDocument = {}): DocumentStore {

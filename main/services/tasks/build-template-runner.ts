@@ -92,12 +92,12 @@ function progressOf(ctx: RunContext, resume: { value: BuildResumeRecord }) {
       resume.value = next;
       ctx.update({ input: { ...inputOf(ctx), resume: next } });
     }
-    ctx.onProgress(ev as unknown as ProgressEvent);
+    ctx.onProgress(ev);
   };
 }
 
 function stepEvent(step: string, phase: ProgressEvent['phase'], node?: string): ProgressEvent {
-  return { op: 'build-template', step, index: 0, total: 0, phase, ...(node ? { node } : {}) } as unknown as ProgressEvent;
+  return { op: 'build-template', step, index: 0, total: 0, phase, ...(node ? { node } : {}) };
 }
 
 export function buildTemplateRunner(deps: TemplateBuildDeps = {}): Runner {

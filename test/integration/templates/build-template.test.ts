@@ -114,6 +114,16 @@ async function failure(p: Promise<unknown>): Promise<TemplateBuildError> {
 }
 
 describe('building a template over the API (PVE 9.2)', () => {
+  it('waits for its tasks as the provider does, through the task watcher: the node’s listing, no status call per task', async () => {
+    const e = await env();
+    e.sim.requests.clear();
+    await buildTemplate(ctx(e), request(e));
+    const routes = e.sim.requests.records.map((r) => r.route);
+    const listings = e.sim.requests.records.filter((r) => r.route === '/nodes/{node}/tasks' && r.query.source === 'all');
+    expect(listings.length).toBeGreaterThan(0);
+    expect(routes.filter((r) => r === '/nodes/{node}/tasks/{upid}/status')).toEqual([]);
+  });
+
   it('downloads, creates with import-from, converts, and the result passes the core template rules', async () => {
     const e = await env();
     const events: BuildProgressEvent[] = [];
