@@ -8,8 +8,8 @@
  * A file another process holds locked (a second copy of the app, the sqlite3
  * shell in exclusive locking mode) is healthy: it is left alone, tried again
  * a few times at start, and if still locked the history runs in memory with
- * `locked` set, so history-db.ts keeps trying it in the background
- * (reopenHistoryFile) and moves the session's rows into it once it opens.
+ * `locked` set, so reopen.ts keeps trying it in the background
+ * (reopenHistoryFile) and session-move.ts moves the session's rows into it.
  */
 import { accessSync, chmodSync, constants, existsSync, renameSync } from 'node:fs';
 import { dirname } from 'node:path';
