@@ -89,18 +89,14 @@ export function alertStore({ current, idFloor, guard, guardedRead }: AlertStoreO
     },
 
     openAlerts() {
-      const stored = guardedRead(
-        'openAlerts',
-        () => (current().sql.openAlerts.all() as unknown as AlertRow[]).map(alertFromRow),
-        [] as AlertRecord[],
-      );
+      const stored = guardedRead('openAlerts', () => (current().sql.openAlerts.all() as AlertRow[]).map(alertFromRow), [] as AlertRecord[]);
       return [...unsavedOpenAlerts.values(), ...stored];
     },
 
     recentAlerts(sinceMs, limit) {
       const stored = guardedRead(
         'recentAlerts',
-        () => (current().sql.recentAlerts.all(sinceMs, limit) as unknown as AlertRow[]).map(alertFromRow),
+        () => (current().sql.recentAlerts.all(sinceMs, limit) as AlertRow[]).map(alertFromRow),
         [] as AlertRecord[],
       );
       const unsaved = [...unsavedOpenAlerts.values()].filter((a) => a.raisedAt >= sinceMs);

@@ -30,9 +30,7 @@ export function recordReads({ current, queue, guardedRead }: RecordReadsOptions)
         () => {
           const { sql, knownProxyId } = current();
           const id = knownProxyId(clusterId, vmid);
-          return id === undefined
-            ? []
-            : (sql.checks.all(id, sinceMs, untilMs) as unknown as CheckRow[]).map((row) => checkFromRow(clusterId, row));
+          return id === undefined ? [] : (sql.checks.all(id, sinceMs, untilMs) as CheckRow[]).map((row) => checkFromRow(clusterId, row));
         },
         [] as CheckRecord[],
       );
@@ -43,7 +41,7 @@ export function recordReads({ current, queue, guardedRead }: RecordReadsOptions)
     latestChecks(clusterId) {
       queue.flushForRead();
       const latest = new Map<number, CheckRecord>();
-      const stored = guardedRead('latestChecks', () => current().sql.latestChecks.all(clusterId) as unknown as CheckRow[], []);
+      const stored = guardedRead('latestChecks', () => current().sql.latestChecks.all(clusterId) as CheckRow[], []);
       for (const row of stored) latest.set(row.vmid, checkFromRow(clusterId, row));
       for (const r of pendingChecks((r) => r.clusterId === clusterId)) {
         const known = latest.get(r.vmid);
@@ -60,7 +58,7 @@ export function recordReads({ current, queue, guardedRead }: RecordReadsOptions)
           const { sql, knownNodeId } = current();
           const id = knownNodeId(clusterId, node);
           if (id === undefined) return [];
-          const rows = sql.nodeHealth.all(id, sinceMs, untilMs) as unknown as NodeHealthRow[];
+          const rows = sql.nodeHealth.all(id, sinceMs, untilMs) as NodeHealthRow[];
           return rows.map((row) => nodeHealthFromRow(clusterId, node, row));
         },
         [] as NodeHealthRecord[],

@@ -1,13 +1,14 @@
 /**
  * The history's rows as SQLite returns them and the records they stand for
  * (types.ts): stages and origins are small integers, a missing value is NULL.
+ * Rows are types, not interfaces, so node:sqlite's row type narrows to them.
  */
 import type { AlertRecord, AlertRuleId, CheckRecord, NodeHealthRecord } from './types';
 
 export const STAGES = ['connect', 'handshake', 'request'] as const;
 export const ORIGINS = ['scheduled', 'manual'] as const;
 
-export interface CheckRow {
+export type CheckRow = {
   vmid: number;
   at: number;
   ok: number;
@@ -17,21 +18,21 @@ export interface CheckRow {
   problem: string | null;
   stage: number | null;
   origin: number;
-}
+};
 
 /** A check as the whole-session read returns it (statements.ts allChecks). */
 export type SessionCheckRow = CheckRow & { cluster: string };
 
-export interface NodeHealthRow {
+export type NodeHealthRow = {
   at: number;
   reason: string;
   latency_ms: number | null;
-}
+};
 
 /** A node health row as the whole-session read returns it (statements.ts allNodeHealth). */
 export type SessionNodeHealthRow = NodeHealthRow & { cluster: string; node: string };
 
-export interface AlertRow {
+export type AlertRow = {
   id: number;
   rule: string;
   cluster: string;
@@ -42,7 +43,7 @@ export interface AlertRow {
   acknowledged_at: number | null;
   reason: string;
   hint: string;
-}
+};
 
 export function checkFromRow(clusterId: string, row: CheckRow): CheckRecord {
   const record: CheckRecord = { clusterId, vmid: row.vmid, at: row.at, ok: row.ok === 1, origin: ORIGINS[row.origin] ?? 'scheduled' };

@@ -27,9 +27,9 @@ export interface MovedSession {
 /** Copies every row of `memory` into `file` in one transaction; throws (rolled back, `file` unchanged) when it fails. */
 export function moveSession(memory: HistoryConnection, file: HistoryConnection): MovedSession {
   const { sql } = memory;
-  const checks = (sql.allChecks.all() as unknown as SessionCheckRow[]).map((row) => checkFromRow(row.cluster, row));
-  const health = (sql.allNodeHealth.all() as unknown as SessionNodeHealthRow[]).map((row) => nodeHealthFromRow(row.cluster, row.node, row));
-  const alerts = (sql.allAlerts.all() as unknown as AlertRow[]).map(alertFromRow);
+  const checks = (sql.allChecks.all() as SessionCheckRow[]).map((row) => checkFromRow(row.cluster, row));
+  const health = (sql.allNodeHealth.all() as SessionNodeHealthRow[]).map((row) => nodeHealthFromRow(row.cluster, row.node, row));
+  const alerts = (sql.allAlerts.all() as AlertRow[]).map(alertFromRow);
   const renumbered = new Map<number, number>();
   file.transaction(() => {
     for (const record of checks) file.write({ kind: 'check', record });
