@@ -8,12 +8,12 @@
  * A file another process holds locked (a second copy of the app, the sqlite3
  * shell in exclusive locking mode) is healthy: it is left alone, tried again
  * a few times at start, and if still locked the history runs in memory with
- * `locked` set, so history-db.ts keeps trying it in the background
- * (reopenHistoryFile) and moves the session's rows into it once it opens.
+ * `locked` set, so reopen.ts keeps trying it in the background
+ * (reopenHistoryFile) and session-move.ts moves the session's rows into it.
  */
-import { accessSync, chmodSync, constants, existsSync, renameSync } from 'node:fs';
+import { accessSync, closeSync, constants, existsSync, renameSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { PRIVATE_FILE_MODE } from '../profiles/data-dir';
+import { makeFilePrivate, openPrivateFile } from '../profiles/data-dir';
 import { unwritableCode, whyUnwritable } from '../profiles/unwritable';
 import { loadSqlite, type DatabaseSync } from './sqlite-module';
 import { migrate, schemaVersion, SCHEMA_VERSION } from './schema';
@@ -102,20 +102,36 @@ export function closeQuietly(db: DatabaseSync | undefined): void {
   }
 }
 
+/** The files SQLite keeps beside a database: the WAL, its shared-memory index, a rollback journal. */
+const SIDE_FILES = ['-wal', '-shm', '-journal'];
+
+/**
+ * Like profiles.json (profiles/data-dir.ts): readable by this user only, before SQLite opens it. SQLite gives every
+ * -wal, -shm and -journal it creates the database file's mode (os_unix.c findCreateFileMode), so they are born
+ * 0600 too; ones already there (an older version's, made 0644) are made 0600. An existing file is only chmod'ed,
+ * never opened: closing a descriptor of it would drop the POSIX locks this process's connections hold on it.
+ */
+function makeHistoryPrivate(file: string): void {
+  if (existsSync(file)) makeFilePrivate(file);
+  else {
+    try {
+      closeSync(openPrivateFile(file, 'wx')); // an empty file is an empty database to SQLite
+    } catch {
+      /* made meanwhile, or a folder that cannot be written: SQLite's own open says what is wrong */
+    }
+  }
+  for (const suffix of SIDE_FILES) makeFilePrivate(file + suffix);
+}
+
 function openFile(file: string, busyTimeoutMs = BUSY_TIMEOUT_MS): DatabaseSync {
   const { DatabaseSync } = loadSqlite();
+  makeHistoryPrivate(file);
   const db = new DatabaseSync(file);
   try {
     configure(db, true, busyTimeoutMs);
     const reason = unusableReason(db);
     if (reason) throw new UnusableFileError(reason);
     migrate(db);
-    // Like profiles.json (profiles/data-dir.ts): readable by this user only. SQLite gives the -wal and -shm the same mode.
-    try {
-      chmodSync(file, PRIVATE_FILE_MODE);
-    } catch {
-      /* a file system without modes (FAT, Windows): the folder's own protection is what there is */
-    }
     return db;
   } catch (error) {
     closeQuietly(db);
@@ -153,6 +169,7 @@ function fileIsBad(error: unknown): boolean {
 function moveAside(file: string, at: number): string {
   const stamp = new Date(at).toISOString().replace(/[:.]/g, '-');
   const aside = `${file}.corrupt-${stamp}`;
+  // Already 0600 (makeHistoryPrivate ran before the open that found the file bad): a rename keeps the mode.
   for (const suffix of ['', '-wal', '-shm']) {
     if (existsSync(file + suffix)) renameSync(file + suffix, aside + suffix);
   }

@@ -1,22 +1,19 @@
 /** Storages: list, status, content, ISO upload (F12) and volume delete (F13). */
 import type { Route, RouteRequest } from '../context';
 import { diskEntries, diskSize } from '../disks';
-import { fieldText, noSuchStorage, paramError } from '../errors';
+import { fieldText, paramError } from '../errors';
 import { optInt, optStr, str } from '../params';
 import type { StorageDefinition } from '../types';
 import { volumeSizeFields } from '../versions';
 import { storageUsage } from '../views';
-import { deleteImportVolume, importContent } from './template-build';
+import { deleteImportVolume, importContent } from './import-volumes';
+import { storageOn } from './storage-common';
 
 const node = str;
 const storage = str;
 const auditOrSpace = ['Datastore.Audit', 'Datastore.AllocateSpace'];
 
-function storageOf(req: RouteRequest): StorageDefinition {
-  const s = req.sim.state.node(req.path.node!)?.storages.get(req.path.storage!);
-  if (!s) throw noSuchStorage();
-  return s;
-}
+const storageOf = (req: RouteRequest): StorageDefinition => storageOn(req, req.path.storage!);
 
 function contentOf(req: RouteRequest, s: StorageDefinition): Record<string, unknown>[] {
   const { state } = req.sim;
@@ -40,7 +37,7 @@ function contentOf(req: RouteRequest, s: StorageDefinition): Record<string, unkn
       });
     }
   }
-  out.push(...importContent(req, s)); // issue 14: `<storage>:import/<file>` (template-build.ts)
+  out.push(...importContent(req, s)); // issue 14: `<storage>:import/<file>` (import-volumes.ts)
   return out;
 }
 
@@ -175,7 +172,7 @@ export const storageRoutes: Route[] = [
       const file = isoFileOf(s.storage, req.path.volume!);
       const task = req.sim.tasks.start(node, 'imgdel', s.storage, { tokenId: req.tokenId }, async (t) => {
         await req.sim.clock.sleep(req.sim.durations.imgdel);
-        // Issue 14: an import volume (template-build.ts).
+        // Issue 14: an import volume (import-volumes.ts).
         if (deleteImportVolume(req, s, req.path.volume!)) {
           t.log.push(`Removed volume '${req.path.volume!}'`);
           return;
