@@ -4,8 +4,7 @@
  * name, no VM using it: read again now, not taken from the scan), then the
  * delete. Each seed ends in `deleted` or in `skipped` with the reason.
  */
-import type { ProgressEvent } from '../../core';
-import { toProviderError } from '../../core/provider/classify';
+import { type ProgressEvent, toProviderError } from '../../core';
 import { toAppErrorValue } from '../../ipc/app-error';
 import type { RunContext, Runner } from '../tasks/run-context';
 import { waitUpid } from '../tasks/wait-upid';

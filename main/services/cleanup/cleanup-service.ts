@@ -1,7 +1,7 @@
 /** The cleanup service: scans on request, and hands the delete of selected seeds to the task manager. */
 import type { CleanupReport } from '../../../shared/channels/cleanup';
 import type { SeedRef } from '../../../shared/channels/tasks';
-import { toProviderError } from '../../core/provider/classify';
+import { toProviderError } from '../../core';
 import type { ClusterDirectory } from '../clusters/cluster';
 import type { TaskManager } from '../tasks/task-manager';
 import { AppError } from '../../ipc/app-error';

@@ -4,8 +4,7 @@
  * the stored profiles (and the demo simulator); health, inventory, tasks
  * and cleanup only ever look clusters up here.
  */
-import type { Profile, Provider } from '../../core';
-import type { PveApi } from '../../core/pve/api';
+import type { Profile, Provider, PveApi } from '../../core';
 import { AppError } from '../../ipc/app-error';
 import type { DemoProxies } from '../demo/demo-proxies';
 

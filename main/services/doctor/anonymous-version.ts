@@ -4,10 +4,7 @@
  * 401 (F22), which proves the URL is one and says a token is needed.
  */
 import { Agent, request } from 'undici';
-import { apiErrorFromAnswer } from '../../core/pve/answer';
-import { createVerifyingConnector } from '../../core/pve/connector';
-import { isApiError, TransportError } from '../../core/pve/errors';
-import type { TlsChoice } from '../../core/pve/tls-choice';
+import { apiErrorFromAnswer, createVerifyingConnector, isApiError, type TlsChoice, TransportError } from '../../core';
 
 const call = { method: 'GET', path: '/version' };
 

@@ -6,9 +6,7 @@
  * offered. Read-only. Automatic placement and the Create dialog both use it.
  */
 import type { NodeLanding } from '../../../shared/channels/placement';
-import { judgeLandings, readLandingFacts, templateVmidFor, type Landing } from '../../core/provider/landing';
-import { ownEntry } from '../../core/provider/placement';
-import { templateProblems } from '../../core/provider/template';
+import { judgeLandings, type Landing, ownEntry, readLandingFacts, templateProblems, templateVmidFor } from '../../core';
 import { AppError } from '../../ipc/app-error';
 import type { Cluster, ClusterDirectory } from '../clusters/cluster';
 

@@ -6,8 +6,7 @@
  * interrupt". The words say exactly what was stopped, and what is still in
  * Proxmox or still running there.
  */
-import type { PveApi } from '../../core/pve/api';
-import { parseUpid, taskSucceeded } from '../../core/pve/upid';
+import { parseUpid, type PveApi, taskSucceeded } from '../../core';
 import { toAppErrorValue } from '../../ipc/app-error';
 import type { Logger } from '../../log/logger';
 import { isBulkParentKind } from '../../../shared/channels/tasks';

@@ -11,7 +11,7 @@
 import { randomUUID } from 'node:crypto';
 import type { MigrateInput, ReconfigureInput, RecreateInput } from '../../../shared/channels/tasks';
 import type { ProxyAction } from '../../../shared/domain/proxy-actions';
-import { newInstanceId } from '../../core/provider/seed-source';
+import { newInstanceId } from '../../core';
 import { AppError } from '../../ipc/app-error';
 import type { Cluster } from '../clusters/cluster';
 import { submitBulk } from './bulk';

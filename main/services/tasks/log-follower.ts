@@ -17,8 +17,7 @@
  * line 0: the view merges lines by number) and stops when it is not.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { PveApi } from '../../core/pve/api';
-import { parseUpid } from '../../core/pve/upid';
+import { parseUpid, type PveApi } from '../../core';
 import type { Logger } from '../../log/logger';
 
 export interface LogLine {

@@ -8,7 +8,7 @@
  * `acknowledgeOperatorWarning: true`.
  */
 import { actionApplies, type ActionApplicability, type ProxyAction } from '../../../shared/domain/proxy-actions';
-import type { ClusterResource } from '../../core/pve/schemas';
+import type { ClusterResource } from '../../core';
 import { AppError } from '../../ipc/app-error';
 import type { IdentityWords } from './identity';
 

@@ -19,7 +19,7 @@
 import type { Cluster } from '../clusters/cluster';
 import { AppError } from '../../ipc/app-error';
 import { landingsOf } from '../placement/landing-service';
-import { clusterListing } from '../../core/provider/lookup';
+import { clusterListing } from '../../core';
 
 interface NodeLoad {
   node: string;

@@ -15,8 +15,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { RecreateInput, SeedRef, TaskKind, TaskView } from '../../../shared/channels/tasks';
-import type { ProgressEvent } from '../../core';
-import { KeyedLock } from '../../core/provider/keyed-lock';
+import { KeyedLock, type ProgressEvent } from '../../core';
 import { AppError } from '../../ipc/app-error';
 import type { Logger } from '../../log/logger';
 import type { ClusterDirectory } from '../clusters/cluster';

@@ -3,9 +3,7 @@
  * task watcher (core/provider/task-watcher.ts): the node's one listing per cycle covers it along with every
  * other task waited on there, and the looks follow the learned durations.
  */
-import type { PveApi } from '../../core/pve/api';
-import { taskSucceeded } from '../../core/pve/upid';
-import { isBudgetExhausted, taskWatcherFor } from '../../core/provider/task-watcher';
+import { isBudgetExhausted, type PveApi, taskSucceeded, taskWatcherFor } from '../../core';
 import { AppError } from '../../ipc/app-error';
 
 export async function waitUpid(api: PveApi, upid: string, signal: AbortSignal, pollMs = 250, budgetMs = 60_000): Promise<void> {
