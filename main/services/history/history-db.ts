@@ -22,7 +22,10 @@ import { openHistoryFile, type OpenedHistoryFile } from './open-file';
 import { SCHEMA_VERSION } from './schema';
 import { createWriteGuard, createWriteQueue } from './write-queue';
 import type { DatabaseSync, StatementSync } from './sqlite-module';
-import type { AlertRecord, AlertRuleId, CheckRecord, HistoryStatus, HistoryStore, NodeHealthRecord } from './types';
+import type { AlertRecord, AlertRuleId, CheckRecord, HistoryDatabase, HistoryStatus, NodeHealthRecord } from './types';
+
+// The interface lives beside the port (types.ts), where memory-store.ts takes it without importing this file.
+export type { HistoryDatabase } from './types';
 
 export interface HistoryDatabaseOptions {
   /** Absolute path of history.sqlite, or ':memory:'. */
@@ -39,13 +42,6 @@ export interface HistoryDatabaseOptions {
   maxPending?: number;
   logger: Logger;
   now?: () => number;
-}
-
-/** The store plus what only the composition needs. */
-export interface HistoryDatabase extends HistoryStore {
-  /** Changes the retention (settings.changed) and applies it now. */
-  setRetentionDays(days: number): void;
-  readonly retentionDays: number;
 }
 
 const DAY_MS = 86_400_000;

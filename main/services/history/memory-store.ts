@@ -6,8 +6,7 @@
  * open alert), so the checks and alerts keep working and nothing crashes.
  */
 import { DEFAULT_HISTORY_RETENTION_DAYS } from '../../../shared/domain/profile';
-import type { HistoryDatabase } from './history-db';
-import type { AlertRecord, CheckRecord, NodeHealthRecord } from './types';
+import type { AlertRecord, CheckRecord, HistoryDatabase, NodeHealthRecord } from './types';
 
 const DAY_MS = 86_400_000;
 const inRange = (at: number, since: number, until: number) => at >= since && at <= until;

@@ -105,3 +105,10 @@ export interface HistoryStore {
   status(): HistoryStatus;
   close(): void;
 }
+
+/** The store plus what only the composition needs. */
+export interface HistoryDatabase extends HistoryStore {
+  /** Changes the retention (settings.changed) and applies it now. */
+  setRetentionDays(days: number): void;
+  readonly retentionDays: number;
+}

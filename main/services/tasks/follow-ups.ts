@@ -10,7 +10,7 @@ import { AppError } from '../../ipc/app-error';
 import { cleanUpBuildInput } from './build-template-runner';
 import type { ManagerParts } from './manager-parts';
 import { freshSteps } from './steps';
-import { toView } from './task-record';
+import { toView } from './task-view';
 
 export function createFollowUps(parts: ManagerParts, stepsOf: (kind: TaskKind) => readonly string[]) {
   const { store, mustGet } = parts;

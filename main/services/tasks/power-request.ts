@@ -15,7 +15,8 @@ import { resolveTargets, type ResolvedTarget } from './identity';
 import type { ManagerParts } from './manager-parts';
 import { requireAcknowledgement, verdictFor } from './operator-warning';
 import type { ProxyRecords } from './proxy-records';
-import { isPowerInput, toView, type PowerProxyInput } from './task-record';
+import { isPowerInput, type PowerProxyInput } from './task-record';
+import { toView } from './task-view';
 
 const done: Record<PowerAction, string> = { start: 'started', shutdown: 'shut down', stop: 'stopped', reboot: 'rebooted' };
 

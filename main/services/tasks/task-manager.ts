@@ -41,7 +41,8 @@ import { applyProgress, freshSteps } from './steps';
 import { createTaskEvents } from './task-events';
 import { taskKinds } from './task-kinds';
 import { createTaskQueue } from './task-queue';
-import { holdsItsName, nameOf, toView, type TaskInput, type TaskRecord } from './task-record';
+import { holdsItsName, nameOf, type TaskInput, type TaskRecord } from './task-record';
+import { toView } from './task-view';
 import { TaskStore } from './task-store';
 
 export type { ProxyOrigin } from './proxy-records';

@@ -12,7 +12,8 @@ import { fixAtOf, leftBehindOf, settleSteps } from './offers';
 import type { RunContext } from './run-context';
 import type { Slots } from './slots';
 import type { KindSpec } from './task-kinds';
-import { toView, type TaskRecord } from './task-record';
+import type { TaskRecord } from './task-record';
+import { toView } from './task-view';
 import type { TaskKind, TaskView } from '../../../shared/channels/tasks';
 
 export interface TaskQueueOptions {
