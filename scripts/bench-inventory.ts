@@ -12,7 +12,7 @@ import { AgentNetworkSchema, ClusterResourcesSchema, createProvider, parseProfil
 import { createLogger } from '../main/log/logger';
 import { MutableClusterDirectory } from '../main/services/clusters/cluster';
 import { createInventoryService } from '../main/services/inventory/service';
-import type { Timers } from '../main/services/inventory/timers';
+import type { Timers } from '../main/services/polling/timers';
 import { ClusterState } from '../main/simulator/state';
 import { SimClock } from '../main/simulator/clock';
 import { nodeResource, storageResource, vmResource } from '../main/simulator/views';

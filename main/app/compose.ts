@@ -18,7 +18,7 @@ import { startDemoCluster } from '../services/demo/demo-cluster';
 import { createProfileService, profilesHandlers, type DocumentStoreOpener, type ProfileService } from '../services/profiles';
 import type { SecretVault } from '../services/secrets/vault';
 import { doctorHandlers, profileFromDirectory, runDoctor, type ResolveProfileConnection } from '../services/doctor';
-import { createMonitoring, type MonitoringOptions } from '../services/inventory/monitoring';
+import { createMonitoring, type MonitoringOptions } from './monitoring';
 import { profileCatalogue } from '../services/templates/profile-catalogue';
 import { templatesHandlers } from '../services/templates/template-builder';
 import { createRrdService } from '../services/rrd/rrd-service';

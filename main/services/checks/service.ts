@@ -18,7 +18,7 @@ import type { EventBus } from '../../ipc/event-bus';
 import type { Logger } from '../../log/logger';
 import type { HistoryStore } from '../history/types';
 import type { InventoryService } from '../inventory/service';
-import { realTimers, type Timers } from '../inventory/timers';
+import { realTimers, type Timers } from '../polling/timers';
 import type { ProxyCheckService } from '../proxy-check/service';
 import { checkSettingsOf, type CheckSettings } from './check-settings';
 import { steadyPower, type PowerState } from './power-state';

@@ -5,7 +5,7 @@
  */
 import { ADDRESS_STEP, type TaskKind } from '../../../shared/channels/tasks';
 import { createSteps, deleteSteps, migrateSteps, powerSteps, reconfigureSteps, recreateSteps } from '../../core';
-import { cleanSeeds, CLEAN_SEEDS_STEP } from '../cleanup/clean-seeds';
+import { cleanSeeds, CLEAN_SEEDS_STEP } from './clean-seeds-runner';
 import {
   buildTemplateRunner,
   buildTemplateSteps,

@@ -6,11 +6,11 @@
  */
 import { type ProgressEvent, toProviderError } from '../../core';
 import { toAppErrorValue } from '../../ipc/app-error';
-import type { RunContext, Runner } from '../tasks/run-context';
-import { waitUpid } from '../tasks/wait-upid';
-import { ageReasonToKeep } from './age';
-import { seedHolds, seedName } from './references';
-import { ageOf, listSeeds } from './scan';
+import type { RunContext, Runner } from './run-context';
+import { waitUpid } from './wait-upid';
+import { ageReasonToKeep } from '../cleanup/age';
+import { seedHolds, seedName } from '../cleanup/references';
+import { ageOf, listSeeds } from '../cleanup/scan';
 
 type Outcome = { node: string; volid: string; reason: string };
 
