@@ -13,7 +13,7 @@ import { createTaskServices, type TaskServicesOptions } from '../services/tasks/
 import { inventoryFeed } from '../services/tasks/address-watch';
 import { limitsFromSettings } from '../services/tasks/limits-from-settings';
 import { eventNotifier, silentNotifier } from '../services/tasks/notifier';
-import { securePrivateDataDir } from '../services/profiles/data-dir';
+import { securePrivateDataDir } from '../files/data-dir';
 import { startDemoCluster } from '../services/demo/demo-cluster';
 import { createProfileService, profilesHandlers, type DocumentStoreOpener, type ProfileService } from '../services/profiles';
 import type { SecretVault } from '../services/secrets/vault';

@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { composeApp, type ComposedApp } from '../app/compose';
 import { nodeRuntime, readPackageVersion } from '../app/runtime-info';
 import { createLogger } from '../log/logger';
-import { browserModeDataDir } from '../services/profiles/data-dir';
+import { browserModeDataDir } from '../files/data-dir';
 import { readRunState, portTaken, writeRunState } from './run-state';
 import { newRunKey } from './socket-auth';
 import { startWebHost, type WebHost } from './web-host';

@@ -17,7 +17,7 @@ import type { TaskView } from '../../../shared/channels/tasks';
 import { alertThresholds, AlertRuleId, type AlertRuleSettings } from '../../../shared/domain/alert-rules';
 import type { AppSettings } from '../../../shared/domain/profile';
 import type { EventPayload } from '../../../shared/contract';
-import { AppError } from '../../ipc/app-error';
+import { AppError } from '../../errors/app-error';
 import type { EventBus } from '../../ipc/event-bus';
 import type { Logger } from '../../log/logger';
 import type { ClusterDirectory } from '../clusters/cluster';

@@ -8,7 +8,7 @@
  * from them, and any text the server sent back passes the redactor.
  */
 import { Agent, request, type Dispatcher } from 'undici';
-import { AppError } from '../../ipc/app-error';
+import { AppError } from '../../errors/app-error';
 import { redactSecrets } from '../../log/secrets';
 import type { WebhookRequest } from './webhook-formats';
 

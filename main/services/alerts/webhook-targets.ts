@@ -15,9 +15,9 @@ import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { WebhookFormat, WebhookSecretStorage, type SaveWebhookTargetInput, type WebhookTarget } from '../../../shared/channels/alerts';
-import { AppError } from '../../ipc/app-error';
+import { AppError } from '../../errors/app-error';
 import type { Logger } from '../../log/logger';
-import { readPrivateJson, writePrivateJson } from '../profiles/private-json-file';
+import { readPrivateJson, writePrivateJson } from '../../files/private-json-file';
 import { SealedSecret, SecretKeeper } from '../secrets/secret-keeper';
 import type { SecretVault } from '../secrets/vault';
 

@@ -4,7 +4,7 @@ import type { SeedRef } from '../../../shared/channels/tasks';
 import type { BuildRequestRecord, BuildResumeRecord } from '../../../shared/channels/templates';
 import { toProviderError } from '../../core';
 import type { ClusterDirectory } from '../clusters/cluster';
-import { AppError } from '../../ipc/app-error';
+import { AppError } from '../../errors/app-error';
 import { scanCluster } from './scan';
 import { scanTemplateLeftovers, type JournalledBuild } from './template-leftovers';
 

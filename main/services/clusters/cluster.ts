@@ -5,7 +5,7 @@
  * and cleanup only ever look clusters up here.
  */
 import type { Profile, Provider, PveApi } from '../../core';
-import { AppError } from '../../ipc/app-error';
+import { AppError } from '../../errors/app-error';
 import type { DemoRoute } from '../proxy-check/service';
 
 export interface Cluster {

@@ -4,7 +4,7 @@
  * registered with the redactor the moment it arrives.
  */
 import { hasUserInfo, ProfileSchema, type TlsChoice, type TokenSource } from '../../core';
-import { AppError } from '../../ipc/app-error';
+import { AppError } from '../../errors/app-error';
 import { registerSecret } from '../../log/secrets';
 import type { DoctorRunInput } from '../../../shared/channels/doctor';
 import { movedTokenMessage, serverOf } from '../../../shared/domain/profile';

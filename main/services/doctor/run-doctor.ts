@@ -5,7 +5,7 @@
  * function (the task manager runs it as a task) and behind `doctor.run`.
  */
 import { createPveClient, type PveApi, type PveClient, readToken } from '../../core';
-import { AppError } from '../../ipc/app-error';
+import { AppError } from '../../errors/app-error';
 import type { Logger } from '../../log/logger';
 import type { DoctorReport, DoctorRunInput, DoctorStep, SuggestedProfile } from '../../../shared/channels/doctor';
 import { resolveConnection, type ResolvedConnection } from './connection';

@@ -7,7 +7,7 @@
 import { type TlsChoice, TransportError } from '../../core';
 import { normaliseFingerprint } from '../../tls/certificates';
 import { fetchServerCertificate, type CertificateProbe } from './tls-probe';
-import { AppError } from '../../ipc/app-error';
+import { AppError } from '../../errors/app-error';
 import type { TlsOffer, TlsSection } from '../../../shared/channels/doctor';
 import { blocked, passed } from './section';
 

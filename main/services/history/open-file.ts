@@ -6,7 +6,7 @@
  * (read-only folder, full disk) the history runs in memory and says why.
  */
 import { chmodSync, existsSync, renameSync } from 'node:fs';
-import { PRIVATE_FILE_MODE } from '../profiles/data-dir';
+import { PRIVATE_FILE_MODE } from '../../files/data-dir';
 import { loadSqlite, type DatabaseSync } from './sqlite-module';
 import { migrate, schemaVersion, SCHEMA_VERSION } from './schema';
 
@@ -75,7 +75,7 @@ function openFile(file: string): DatabaseSync {
     const reason = unusableReason(db);
     if (reason) throw new UnusableFileError(reason);
     migrate(db);
-    // Like profiles.json (profiles/data-dir.ts): readable by this user only. SQLite gives the -wal and -shm the same mode.
+    // Like profiles.json (main/files/data-dir.ts): readable by this user only. SQLite gives the -wal and -shm the same mode.
     try {
       chmodSync(file, PRIVATE_FILE_MODE);
     } catch {

@@ -7,7 +7,7 @@
  */
 import type { NodeLanding } from '../../../shared/channels/placement';
 import { judgeLandings, type Landing, ownEntry, readLandingFacts, templateProblems, templateVmidFor } from '../../core';
-import { AppError } from '../../ipc/app-error';
+import { AppError } from '../../errors/app-error';
 import type { Cluster, ClusterDirectory } from '../clusters/cluster';
 
 export async function landingsOf(cluster: Cluster, image: string, signal?: AbortSignal): Promise<Landing[]> {

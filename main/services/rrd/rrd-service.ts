@@ -5,7 +5,7 @@
  */
 import type { RrdCf, RrdSeries, RrdTimeframe } from '../../../shared/channels/rrd';
 import { explainPveFailure, type RrdApi, RrdMissingError } from '../../core';
-import { AppError } from '../../ipc/app-error';
+import { AppError } from '../../errors/app-error';
 import type { Logger } from '../../log/logger';
 import type { Cluster, ClusterDirectory } from '../clusters/cluster';
 import { nodeSeries, noHistory, vmSeries } from './series';

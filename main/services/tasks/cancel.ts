@@ -7,7 +7,7 @@
  * Proxmox or still running there.
  */
 import { parseUpid, type PveApi, taskSucceeded } from '../../core';
-import { toAppErrorValue } from '../../ipc/app-error';
+import { toAppErrorValue } from '../../errors/app-error';
 import type { Logger } from '../../log/logger';
 import { isBulkParentKind } from '../../../shared/channels/tasks';
 import type { ManagerParts } from './manager-parts';

@@ -5,7 +5,7 @@
  * delete. Each seed ends in `deleted` or in `skipped` with the reason.
  */
 import { type ProgressEvent, toProviderError } from '../../core';
-import { toAppErrorValue } from '../../ipc/app-error';
+import { toAppErrorValue } from '../../errors/app-error';
 import type { RunContext, Runner } from './run-context';
 import { waitUpid } from './wait-upid';
 import { ageReasonToKeep } from '../cleanup/age';

@@ -4,7 +4,7 @@
  * refused whole, and nothing is sent.
  */
 import { type ClusterResource, formatProviderId, notTheOne, parseMark, readConfigs } from '../../core';
-import { AppError } from '../../ipc/app-error';
+import { AppError } from '../../errors/app-error';
 import type { Cluster } from '../clusters/cluster';
 import type { DeleteProxyInput } from './task-record';
 

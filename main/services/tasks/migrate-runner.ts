@@ -15,7 +15,7 @@
  * refused before any change.
  */
 import { formatProviderId, isSharedStorage, type SeedSource } from '../../core';
-import { AppError } from '../../ipc/app-error';
+import { AppError } from '../../errors/app-error';
 import type { ProxyRecords } from './proxy-records';
 import { withName, type RunContext, type Runner } from './run-context';
 import type { MigrateProxyInput } from './task-record';

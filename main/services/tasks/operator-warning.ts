@@ -9,7 +9,7 @@
  */
 import { actionApplies, type ActionApplicability, type ProxyAction } from '../../../shared/domain/proxy-actions';
 import type { ClusterResource } from '../../core';
-import { AppError } from '../../ipc/app-error';
+import { AppError } from '../../errors/app-error';
 import type { IdentityWords } from './identity';
 
 /** A marked VM (its mark already matched: identity.ts) as the listing shows it, with whether this app made it. */

@@ -9,7 +9,7 @@
 import type { PowerInput } from '../../../shared/channels/tasks';
 import { powerActionLabel, type PowerAction } from '../../../shared/domain/power-actions';
 import { DEFAULT_SHUTDOWN_TIMEOUT_SECONDS } from '../../core';
-import { AppError } from '../../ipc/app-error';
+import { AppError } from '../../errors/app-error';
 import { distinctTargets, submitBulk } from './bulk';
 import { resolveTargets, type ResolvedTarget } from './identity';
 import type { ManagerParts } from './manager-parts';

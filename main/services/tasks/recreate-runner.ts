@@ -8,7 +8,7 @@
  * VM is gone and the new one not made yet, so the state is never a puzzle.
  */
 import { formatProviderId, parseMark, readConfigs, recreatePhaseOf, type RecreateStep } from '../../core';
-import { AppError, toAppErrorValue } from '../../ipc/app-error';
+import { AppError, toAppErrorValue } from '../../errors/app-error';
 import { withName, type RunContext, type Runner } from './run-context';
 
 export const recreateProxy: Runner = async (ctx) => {

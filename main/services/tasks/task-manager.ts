@@ -16,7 +16,7 @@
 import { randomUUID } from 'node:crypto';
 import type { RecreateInput, SeedRef, TaskKind, TaskView } from '../../../shared/channels/tasks';
 import { KeyedLock, type ProgressEvent } from '../../core';
-import { AppError } from '../../ipc/app-error';
+import { AppError } from '../../errors/app-error';
 import type { Logger } from '../../log/logger';
 import type { ClusterDirectory } from '../clusters/cluster';
 import type { AddressFeed } from './address-watch';

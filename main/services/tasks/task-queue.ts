@@ -5,7 +5,7 @@
  * has already told its own story. wait() follows a task (or a bulk
  * parent's children) to its end.
  */
-import { internalErrorValue, toAppErrorValue } from '../../ipc/app-error';
+import { internalErrorValue, toAppErrorValue } from '../../errors/app-error';
 import type { ManagerParts } from './manager-parts';
 import type { Notifier } from './notifier';
 import { fixAtOf, leftBehindOf, settleSteps } from './offers';

@@ -13,7 +13,7 @@
  * with Resume) and a bulk request's parent, whose state is its children's.
  */
 import { isBulkParentKind, type TaskView } from '../../../shared/channels/tasks';
-import { AppError, internalErrorValue, toAppErrorValue } from '../../ipc/app-error';
+import { AppError, internalErrorValue, toAppErrorValue } from '../../errors/app-error';
 import type { Logger } from '../../log/logger';
 import { Journal } from './journal';
 import { finishedStates, type TaskRecord } from './task-record';

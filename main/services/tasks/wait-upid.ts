@@ -4,7 +4,7 @@
  * other task waited on there, and the looks follow the learned durations.
  */
 import { isBudgetExhausted, type PveApi, taskSucceeded, taskWatcherFor } from '../../core';
-import { AppError } from '../../ipc/app-error';
+import { AppError } from '../../errors/app-error';
 
 export async function waitUpid(api: PveApi, upid: string, signal: AbortSignal, pollMs = 250, budgetMs = 60_000): Promise<void> {
   let exitstatus: string;

@@ -9,7 +9,7 @@ import type { BuildPreflightView, BuildRequestRecord, BuildTemplateInput, templa
 import { customImageUrlProblem } from '../../../shared/domain/custom-image-url';
 import { catalogueImage } from '../../../shared/domain/image-catalogue';
 import { type BuildTemplateRequest, preflightVerdict, readPreflightFacts, type StorageEntry } from '../../core';
-import { AppError } from '../../ipc/app-error';
+import { AppError } from '../../errors/app-error';
 import type { AreaHandlers } from '../../ipc/router';
 import type { Cluster, ClusterDirectory } from '../clusters/cluster';
 import { templateVerdict } from '../doctor/template-verdicts';
