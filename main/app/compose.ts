@@ -12,7 +12,7 @@ import type { ProxyOrigin, TaskManager } from '../services/tasks/task-manager';
 import { createTaskServices, type TaskServicesOptions } from '../services/tasks/task-services';
 import { inventoryFeed } from '../services/tasks/address-watch';
 import { limitsFromSettings } from '../services/tasks/limits-from-settings';
-import { eventNotifier, silentNotifier } from '../services/tasks/notifier';
+import { eventNotifier, silentNotifier } from '../ports/notifier';
 import { securePrivateDataDir } from '../files/data-dir';
 import { startDemoCluster } from '../services/demo/demo-cluster';
 import { createProfileService, profilesHandlers, type DocumentStoreOpener, type ProfileService } from '../services/profiles';

@@ -22,7 +22,7 @@ import type { EventBus } from '../../ipc/event-bus';
 import type { Logger } from '../../log/logger';
 import type { ClusterDirectory } from '../clusters/cluster';
 import type { AlertRecord, CheckRecord, HistoryStore } from '../history/types';
-import type { Notifier } from '../tasks/notifier';
+import type { Notifier } from '../../ports/notifier';
 import { ClusterRules } from './cluster-rules';
 import { createAlertDelivery, type AlertDelivery } from './delivery';
 import { AlertEngine } from './engine';

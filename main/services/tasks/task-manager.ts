@@ -31,7 +31,7 @@ import type { DoctorRun } from './doctor-runner';
 import { createFollowUps } from './follow-ups';
 import { createLogWatch } from './log-watch';
 import type { ManagerParts } from './manager-parts';
-import { silentNotifier, type Notifier } from './notifier';
+import { silentNotifier, type Notifier } from '../../ports/notifier';
 import { powerRequests } from './power-request';
 import { ProxyRecords, type ProxyOrigin } from './proxy-records';
 import type { NameGuard, RunContext } from './run-context';

@@ -7,7 +7,7 @@
  */
 import { internalErrorValue, toAppErrorValue } from '../../errors/app-error';
 import type { ManagerParts } from './manager-parts';
-import type { Notifier } from './notifier';
+import type { Notifier } from '../../ports/notifier';
 import { fixAtOf, leftBehindOf, settleSteps } from './offers';
 import type { RunContext } from './run-context';
 import type { Slots } from './slots';

@@ -28,7 +28,7 @@ import { openHistoryDatabase } from '../../../../main/services/history/history-d
 import type { HistoryStore } from '../../../../main/services/history/types';
 import { createMonitoring } from '../../../../main/app/monitoring';
 import { createMemoryVault } from '../../../../main/services/secrets/aes-vault';
-import { createRecordingNotifier } from '../../../../main/services/tasks/notifier';
+import { createRecordingNotifier } from '../../../../main/ports/notifier';
 import { egressAttempts } from '../../../support/no-egress';
 import { ManualTimers } from '../../../support/services/inventory/manual-timers';
 import { startWebhookReceiver, type WebhookReceiver } from '../../../support/webhook-receiver';
