@@ -3,7 +3,7 @@
  * host: it builds the services and binds every contract channel to them.
  * Nothing here imports Electron; the shell passes in what only it knows.
  */
-import type { AppInfo, EventPayload } from '../../shared/contract';
+import type { AppInfo } from '../../shared/contract';
 import { createEventBus, type EventBus } from '../ipc/event-bus';
 import { createRouter, type Handlers, type Router } from '../ipc/router';
 import type { Logger } from '../log/logger';
@@ -190,9 +190,7 @@ export function composeApp(options: ComposeOptions): ComposedApp {
   alerts.start();
   // Every settings change sets the task limits again (queued work is served under the new ones at once) and the
   // history's retention (applied at once).
-  const offLimits = bus.subscribe((name, payload) => {
-    if (name !== 'settings.changed') return;
-    const settings = payload as EventPayload<'settings.changed'>;
+  const offLimits = bus.main.on('settings.changed', (settings) => {
     taskServices.tasks.setLimits(limitsFromSettings(settings));
     history.setRetentionDays(settings.historyRetentionDays ?? DEFAULT_HISTORY_RETENTION_DAYS);
   });

@@ -184,14 +184,11 @@ export function createAlertService(options: AlertServiceOptions): AlertService {
     start() {
       if (timer) return;
       unsubscribe.push(
-        options.bus.subscribe((name, payload) => {
-          if (name === 'inventory.delta') onDelta(payload as InventoryDelta);
-          else if (name === 'health.update') onHealth(payload as EventPayload<'health.update'>);
-          else if (name === 'settings.changed') applySwitches();
-          else if (name === 'tasks.update') {
-            const task = payload as TaskView;
-            if (STOPPING_KINDS.has(task.kind) && task.vmid !== undefined) proxies.stoppedByThisApp(task.clusterId, task.vmid);
-          }
+        options.bus.main.on('inventory.delta', onDelta),
+        options.bus.main.on('health.update', onHealth),
+        options.bus.main.on('settings.changed', applySwitches),
+        options.bus.main.on('tasks.update', (task) => {
+          if (STOPPING_KINDS.has(task.kind) && task.vmid !== undefined) proxies.stoppedByThisApp(task.clusterId, task.vmid);
         }),
       );
       evaluateKnown();
