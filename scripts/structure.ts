@@ -259,7 +259,11 @@ function print(report: StructureReport): void {
     report.asUnknownAs.count,
     Object.entries(report.asUnknownAs.files).map(([file, count]) => `${file}: ${count}`),
   );
-  section(`Files over ${LONG_FILE} lines`, report.over450.length, report.over450.map((row) => `${row.file}: ${row.lines}`));
+  section(
+    `Files over ${LONG_FILE} lines`,
+    report.over450.length,
+    report.over450.map((row) => `${row.file}: ${row.lines}`),
+  );
   section(
     `Files over ${HEADER_NEEDED} lines without a header saying why`,
     report.over300WithoutWhy.length,

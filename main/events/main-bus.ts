@@ -21,7 +21,12 @@ export type MainListener<E extends MainEventName> = (payload: MainEvents[E]) => 
 /** One message of main's own, its payload tied to its name. */
 export type MainMessage = { [E in MainEventName]: { name: E; payload: MainEvents[E] } }[MainEventName];
 
-const MAIN_EVENT_NAMES: ReadonlySet<string> = new Set<MainEventName>(['settings.changed', 'inventory.delta', 'health.update', 'tasks.update']);
+const MAIN_EVENT_NAMES: ReadonlySet<string> = new Set<MainEventName>([
+  'settings.changed',
+  'inventory.delta',
+  'health.update',
+  'tasks.update',
+]);
 
 /**
  * Whether a contract event is one main acts on. The window bus asks it with a payload it has just validated
