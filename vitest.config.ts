@@ -6,6 +6,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     reporters: ['default', './test/support/summary-reporter.ts'],
+    // The run fails when it changed a file git tracks or would list: see the file.
+    globalSetup: ['./test/support/tree-guard.ts'],
     projects: [
       {
         test: {

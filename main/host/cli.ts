@@ -2,7 +2,9 @@
  * `npm run start:web`: the app in a normal browser, served from loopback.
  * Prints the URL (with the run key) to open. Stop with Ctrl+C. The port and
  * key are kept in the data folder and reused by the next run, so a page left
- * open reconnects by itself after a restart (run-state.ts).
+ * open reconnects by itself after a restart (run-state.ts); with a data
+ * folder it cannot write (read-only, full) it still runs, and says they are
+ * not kept.
  * If it cannot start, it says why and where its data folder is, and exits
  * non-zero.
  * `npm run build` bundles this entry to out/main/web-host.js, which plain
@@ -16,7 +18,7 @@ import { composeApp, type ComposedApp } from '../app/compose';
 import { nodeRuntime, readPackageVersion } from '../app/runtime-info';
 import { createLogger } from '../log/logger';
 import { browserModeDataDir } from '../files/data-dir';
-import { readRunState, portTaken, writeRunState } from './run-state';
+import { keepRunState, readRunState, portTaken } from './run-state';
 import { newRunKey } from './socket-auth';
 import { startWebHost, type WebHost } from './web-host';
 
@@ -54,8 +56,9 @@ async function main(): Promise<void> {
       logger.warn('browser mode: the previous port is taken; using a new one', { port: previous.port });
       host = await startWebHost({ ...options, port: 0 });
     }
-    writeRunState(dataDir, { port: host.port, key: host.key });
-    process.stdout.write(`\nEgress Desk (browser mode) is running.\nOpen: ${host.url}\n\n`);
+    const kept = keepRunState(dataDir, { port: host.port, key: host.key });
+    if (!kept.kept) logger.warn('browser mode: the port and run key are not kept for the next run', { dataDir, reason: kept.reason });
+    process.stdout.write(`\nEgress Desk (browser mode) is running.\nOpen: ${host.url}\n${kept.kept ? '' : `${kept.notice}\n`}\n`);
 
     const composed = app;
     const stop = async () => {

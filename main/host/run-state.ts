@@ -10,10 +10,14 @@
  * URL; a page on the old port cannot follow (it says it is not connected).
  * `EGRESS_DESK_NEW_KEY=1`, or deleting the file, makes a new key: every page
  * holding the old one is then refused.
+ *
+ * A data folder that cannot be written (read-only, full) does not stop the
+ * host: the port and key are then not kept, and keepRunState says so in words.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { writePrivateFileAtomic } from '../files/data-dir';
+import { unwritableCode, whyUnwritable } from '../services/profiles/unwritable';
 
 export const RUN_STATE_FILE = 'browser-host.json';
 
@@ -42,6 +46,27 @@ export function readRunState(dataDir: string): RunState | undefined {
 /** Keeps this run's port and key for the next run, private to the user. */
 export function writeRunState(dataDir: string, state: RunState): void {
   writePrivateFileAtomic(join(dataDir, RUN_STATE_FILE), new TextEncoder().encode(`${JSON.stringify(state)}\n`));
+}
+
+/**
+ * Keeps this run's port and key when the folder can be written; otherwise answers what the user must know: they are
+ * not kept, why, and what that means for a page left open. Never throws.
+ */
+export function keepRunState(dataDir: string, state: RunState): { kept: true } | { kept: false; reason: string; notice: string } {
+  try {
+    writeRunState(dataDir, state);
+    return { kept: true };
+  } catch (e) {
+    const code = unwritableCode(e);
+    const reason = code ? whyUnwritable(code, dataDir) : `${RUN_STATE_FILE} could not be written (${(e as Error).message})`;
+    return {
+      kept: false,
+      reason,
+      notice:
+        `The port and run key are not kept for the next run: ${reason}. ` +
+        'After a restart, open the URL it prints then; a page left open will not reconnect by itself.',
+    };
+  }
 }
 
 /** Whether a failure to listen is the port being taken (then a stored port is given up for a new one). */

@@ -24,6 +24,9 @@ export interface RequestRecord {
   latencyMs?: number;
   /** When it was answered (real ms since the epoch), stamped by the log: request rates over time. */
   at?: number;
+  /** An `endless` fault's answer: body bytes written so far, and whether the client has dropped the connection. */
+  bytesSent?: number;
+  cut?: boolean;
 }
 
 export class RequestLog {

@@ -38,7 +38,47 @@ function send(res: ServerResponse, status: number, reason: string, body: string)
   res.end(body);
 }
 
-function sendFault(res: ServerResponse, fault: RequestFault): boolean {
+/** One VM entry of `/cluster/resources` (the capture's shape), repeated by an `endless` answer. */
+const ENDLESS_ENTRY =
+  '{"id":"qemu/100","type":"qemu","vmid":100,"name":"ubuntu-vm-1","node":"pv1-1","status":"stopped","template":0,"maxmem":2147483648,"mem":0,"maxdisk":34359738368,"disk":0,"maxcpu":2,"cpu":0,"uptime":0,"netin":0,"netout":0,"diskread":0,"diskwrite":0},';
+
+/** Writes an endless body, honouring back-pressure (and the rate, if given), until the client goes away. */
+function sendEndless(res: ServerResponse, fault: Extract<RequestFault, { kind: 'endless' }>, record: RequestRecord): void {
+  const { bytesPerSecond, declaredBytes } = fault;
+  const length: Record<string, number> = declaredBytes === undefined ? {} : { 'Content-Length': declaredBytes };
+  res.writeHead(200, { 'Content-Type': JSON_TYPE, 'Cache-Control': 'max-age=0', ...length });
+  const chunk = Buffer.from(ENDLESS_ENTRY.repeat(Math.ceil(65536 / ENDLESS_ENTRY.length)));
+  record.bytesSent = 0;
+  let stopped = false;
+  res.on('close', () => {
+    stopped = true;
+    record.cut = true;
+  });
+  const started = Date.now();
+  const write = (piece: Buffer) => {
+    record.bytesSent! += piece.length;
+    return res.write(piece);
+  };
+  const pump = (): void => {
+    while (!stopped) {
+      if (bytesPerSecond !== undefined) {
+        const due = (record.bytesSent! / bytesPerSecond) * 1000 - (Date.now() - started);
+        if (due > 0) {
+          setTimeout(pump, Math.ceil(due));
+          return;
+        }
+      }
+      if (!write(chunk)) {
+        res.once('drain', pump);
+        return;
+      }
+    }
+  };
+  write(Buffer.from('{"data":['));
+  pump();
+}
+
+function sendFault(res: ServerResponse, fault: RequestFault, record: RequestRecord): boolean {
   if (fault.kind === 'error') {
     const f = fixture(fault.fixture);
     send(res, f.status, f.reason, f.body);
@@ -50,6 +90,14 @@ function sendFault(res: ServerResponse, fault: RequestFault): boolean {
     return true;
   }
   if (fault.kind === 'hang') return true; // the socket stays open until close() destroys it
+  if (fault.kind === 'answer') {
+    send(res, 200, 'OK', JSON.stringify(fault.body));
+    return true;
+  }
+  if (fault.kind === 'endless') {
+    sendEndless(res, fault, record);
+    return true;
+  }
   if (fault.kind === 'reset') {
     res.writeHead(200, { 'Content-Type': JSON_TYPE, 'Content-Length': 4096 });
     res.write('{"data":[{"vmid":');
@@ -90,8 +138,9 @@ async function answer(deps: ServerDeps, req: IncomingMessage, res: ServerRespons
   const vmid = match.path.vmid !== undefined ? Number(match.path.vmid) : undefined;
   const fault = sim.faults.forRequest({ method, route: match.route.path, path: record.path, node: match.path.node, vmid });
   if (fault?.kind === 'delay') await new Promise((r) => setTimeout(r, fault.ms));
-  else if (fault && sendFault(res, fault)) {
-    record.status = fault.kind === 'error' ? fixture(fault.fixture).status : fault.kind === 'unreachable' ? (fault.status ?? 595) : 0;
+  else if (fault && sendFault(res, fault, record)) {
+    record.status =
+      fault.kind === 'error' ? fixture(fault.fixture).status : fault.kind === 'unreachable' ? (fault.status ?? 595) : fault.kind === 'endless' || fault.kind === 'answer' ? 200 : 0;
     return;
   }
 

@@ -68,10 +68,31 @@ export const WebhookUrl = z
     if (message) ctx.addIssue({ code: 'custom', message, input: text });
   });
 
+/**
+ * The topics ntfy keeps for its own web app and API, which every ntfy server refuses to publish to (ntfy's
+ * server/config.go, DefaultDisallowedTopics; compared as given, as ntfy does). A server may add more of its own.
+ */
+export const NTFY_RESERVED_TOPICS: readonly string[] = [
+  'docs',
+  'static',
+  'file',
+  'app',
+  'metrics',
+  'account',
+  'settings',
+  'signup',
+  'login',
+  'v1',
+];
+
 const ntfyTopic = z
   .string()
   .trim()
-  .regex(/^[-_A-Za-z0-9]{1,64}$/, 'An ntfy topic is 1–64 letters, digits, - or _.');
+  .regex(/^[-_A-Za-z0-9]{1,64}$/, 'An ntfy topic is 1–64 letters, digits, - or _.')
+  .refine((topic) => !NTFY_RESERVED_TOPICS.includes(topic), {
+    error: (issue) =>
+      `ntfy keeps the topic "${String(issue.input)}" for its own pages and API: every ntfy server refuses it. Choose another name.`,
+  });
 
 /**
  * Where a webhook's token is kept: the same three choices as a cluster's token secret (shared/domain/profile.ts

@@ -16,8 +16,10 @@ export const HistoryStatusView = z
     retentionDays: z.number().int(),
     /** A corrupt or unreadable file moved aside at start: where it went and why. */
     movedAside: z.object({ path: z.string(), reason: z.string() }).strict().optional(),
-    /** The file could not be opened at all: history is kept in memory until restart, and this says why. */
+    /** The file could not be opened: history is kept in memory, and this says why. */
     degraded: z.string().optional(),
+    /** The file is locked by another program: the app keeps trying it and moves this session's history into it once it opens. */
+    reopening: z.boolean().optional(),
   })
   .strict();
 export type HistoryStatusView = z.infer<typeof HistoryStatusView>;

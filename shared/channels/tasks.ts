@@ -4,6 +4,7 @@ import { AppErrorValue } from '../errors';
 import { boundedText, defineChannels, defineEvents, noInput } from '../define';
 import { BuiltTemplateResult } from './templates';
 import { powerActions } from '../domain/power-actions';
+import { USER_DATA_MAX_CHARS } from '../domain/user-data';
 
 /**
  * A proxy's name: a Proxmox VM name that is also a DNS label (it becomes
@@ -163,7 +164,7 @@ export const CreateProxiesInput = z
     /** With count > 1 a name is a prefix: `<name>-1`, `<name>-2`, … */
     name: ProxyName.optional(),
     count: z.number().int().min(1).max(50),
-    cloudInit: boundedText(64 * 1024),
+    cloudInit: boundedText(USER_DATA_MAX_CHARS),
   })
   .strict();
 export type CreateProxiesInput = z.infer<typeof CreateProxiesInput>;
@@ -188,7 +189,7 @@ export const PowerInput = z
 export type PowerInput = z.infer<typeof PowerInput>;
 
 const VmTarget = z.object({ vmid: z.number().int().min(100).max(999_999_999), name: ProxyName }).strict();
-const cloudInitText = boundedText(64 * 1024);
+const cloudInitText = boundedText(USER_DATA_MAX_CHARS);
 /**
  * A VM that carries the proxy mark but that this app did not make is the operator's: it reconciles the VM and may undo
  * the change. Its power action, migrate, reconfigure, recreate or delete is refused unless this is `true` (the user saw

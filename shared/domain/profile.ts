@@ -13,25 +13,6 @@ import { parseWebUrl } from './web-url';
 
 const serverName = boundedText(253).min(1).optional();
 
-/**
- * The server a token is bound to: scheme, host and port. A path, a trailing
- * slash or the case of the host is no change. A stored token secret is only
- * ever sent to the server it was saved for.
- */
-export function serverOf(url: string): string {
-  return parseWebUrl(url)?.origin ?? url;
-}
-
-/** What the app says when a stored token would go to another server: the secret must be given again. */
-export function movedTokenMessage(url: string): { message: string; hint: string } {
-  // An unparsable URL is refused elsewhere; name it as given.
-  const host = parseWebUrl(url)?.host ?? url;
-  return {
-    message: `The server address changed: enter the token secret again for ${host}.`,
-    hint: `A saved token secret is only sent to the server it was saved for; give it again to use it with ${host}.`,
-  };
-}
-
 /** How the app trusts the node's certificate; `pin` keeps the fingerprint the admin confirmed so a later change can be caught. */
 export const TlsSetting = z.discriminatedUnion('mode', [
   z.object({ mode: z.literal('system'), serverName }).strict(),

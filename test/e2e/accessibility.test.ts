@@ -9,28 +9,27 @@
  * shortcut help, each step of the connect wizard, and the template builder.
  * All at 1280×800, the main views again at 1024×700.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import type { DemoCluster } from '../../main/services/demo/demo-cluster';
+import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import { startSimulator, type Simulator } from '../../main/simulator';
 import { axeViolations, formatViolations, type AxeViolation } from '../support/axe';
-import { chromiumMissingReason, launchChromium, watchPageProblems } from '../support/browser';
-import { rendererMissingReason, startTestHost, type TestHost } from '../support/web-host';
-
-const skipReason = chromiumMissingReason() ?? rendererMissingReason();
-if (skipReason) console.log(`[e2e accessibility] skipped: ${skipReason}`);
+import { describeE2e, type E2eOptions } from '../support/e2e';
 
 const poll = { timeout: 30_000 };
 const themes = ['light', 'dark'] as const;
 const firstProxy = 'proxy-a7k2m9x4q1w8e5r3t6';
 
-describe.skipIf(skipReason !== undefined)('accessibility: no axe violation on any view or dialog, light and dark', () => {
-  let t: TestHost;
-  let sim: Simulator;
-  let demo: DemoCluster;
-  let browser: Browser;
-  let page: Page;
-  const problems: string[] = [];
+/** The second cluster, connected through the wizard: started before the host, closed after it. */
+let sim: Simulator;
+const setup: E2eOptions = {
+  before: async () => {
+    sim = await startSimulator({ dataset: 'minimal', timeScale: 0.01 });
+  },
+  host: { demoTimeScale: 0.02, monitoring: { health: { intervalMs: 500 }, inventory: { visibleIntervalMs: 500 } } },
+  viewport: { width: 1280, height: 800 },
+  after: async () => sim?.close(),
+};
+
+describeE2e('accessibility: no axe violation on any view or dialog, light and dark', setup, ({ page, demo }) => {
   /** Every place checked, with what axe found there; printed at the end. */
   const checked: { where: string; violations: AxeViolation[] }[] = [];
 
@@ -65,16 +64,6 @@ describe.skipIf(skipReason !== undefined)('accessibility: no axe violation on an
   const expectClean = async (...places: (() => Promise<string>)[]) => expectNone(await scanAll(...places));
 
   beforeAll(async () => {
-    sim = await startSimulator({ dataset: 'minimal', timeScale: 0.01 });
-    t = await startTestHost({
-      demoTimeScale: 0.02,
-      monitoring: { health: { intervalMs: 500 }, inventory: { visibleIntervalMs: 500 } },
-    });
-    demo = await t.demo!;
-    browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-    watchPageProblems(page, problems);
-    await page.goto(t.host.url);
     // The theme follows the system's: the checks flip it with emulated media.
     await page.getByRole('combobox', { name: 'Theme' }).selectOption('system');
   });
@@ -84,15 +73,11 @@ describe.skipIf(skipReason !== undefined)('accessibility: no axe violation on an
     for (let i = 0; i < 5 && (await page.getByRole('dialog').count()) > 0; i++) await page.keyboard.press('Escape');
   });
 
-  afterAll(async () => {
-    if (checked.length > 0) {
-      const bad = checked.filter((c) => c.violations.length > 0);
-      console.log(`[e2e accessibility] ${checked.length} places checked, ${bad.length} with violations`);
-      for (const c of bad) console.log(formatViolations(c.where, c.violations));
-    }
-    await browser?.close();
-    await t?.close();
-    await sim?.close();
+  afterAll(() => {
+    if (checked.length === 0) return;
+    const bad = checked.filter((c) => c.violations.length > 0);
+    console.log(`[e2e accessibility] ${checked.length} places checked, ${bad.length} with violations`);
+    for (const c of bad) console.log(formatViolations(c.where, c.violations));
   });
 
   it('Overview, with a healthy and an unreachable node', async () => {
@@ -318,9 +303,5 @@ describe.skipIf(skipReason !== undefined)('accessibility: no axe violation on an
       view('Cleanup', () => expect.poll(() => page.getByRole('combobox', { name: 'Cluster' }).count(), poll).toBe(1)),
       view('Settings', () => expect.poll(() => page.getByRole('list', { name: 'Connected clusters' }).count(), poll).toBe(1)),
     );
-  });
-
-  it('ran without page errors or CSP violations', () => {
-    expect(problems).toEqual([]);
   });
 });

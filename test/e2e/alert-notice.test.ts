@@ -10,15 +10,11 @@
  * field, the notice is an alert for assistive technology with a close button
  * reached from the keyboard, and axe finds nothing on the page.
  */
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
 import { axeViolations, formatViolations } from '../support/axe';
-import { chromiumMissingReason, launchChromium, watchPageProblems } from '../support/browser';
 import { screenshotPath } from '../support/screenshots';
-import { rendererMissingReason, startTestHost, type TestHost } from '../support/web-host';
-
-const skipReason = chromiumMissingReason() ?? rendererMissingReason();
-if (skipReason) console.log(`[e2e alert notice] skipped: ${skipReason}`);
+import { describeE2e, type E2eOptions } from '../support/e2e';
 
 const poll = { timeout: 30_000 };
 const ctx = { signal: new AbortController().signal, transport: 'test' };
@@ -48,33 +44,24 @@ function coveredControls(page: Page): Promise<string[]> {
   });
 }
 
-describe.skipIf(skipReason !== undefined)('the notice of a demo alert at 1024×768', () => {
-  let t: TestHost;
-  let browser: Browser;
-  let page: Page;
-  const problems: string[] = [];
+const setup: E2eOptions = {
+  // The demo's health checks every 0.5 s (and no long back-off for the node that stays down).
+  host: { demoTimeScale: 0.02, monitoring: { health: { intervalMs: 500, maxBackoffMs: 1_000 } } },
+  viewport: { width: 1024, height: 768 },
+};
+
+describeE2e('the notice of a demo alert at 1024×768', setup, ({ host: t, page, problems }) => {
   const notices = () => page.getByRole('list', { name: 'Notifications' });
   const nodeNotice = () => notices().getByRole('listitem').filter({ hasText: 'Alert: Node unreachable' });
   const nav = (name: string) => page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: new RegExp(`^${name}`) });
 
   beforeAll(async () => {
-    // The demo's health checks every 0.5 s (and no long back-off for the node that stays down).
-    t = await startTestHost({ demoTimeScale: 0.02, monitoring: { health: { intervalMs: 500, maxBackoffMs: 1_000 } } });
-    browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 1024, height: 768 } });
-    watchPageProblems(page, problems);
-    await page.goto(t.host.url);
     await nav('Settings').click();
     await page.getByLabel('Proxy check URL').waitFor(poll);
     // The page listens now: no waiting out the rule's 60 s.
     const set = await t.app.router.dispatch('alerts.setRules', { rules: { nodeUnreachableSeconds: 0 } }, ctx);
     if (!set.ok) throw new Error(JSON.stringify(set));
     await nodeNotice().waitFor(poll);
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await t?.close();
   });
 
   it('covers no control: each is hit where it is drawn, and a click where a floating notice sat reaches the field', async () => {

@@ -8,28 +8,22 @@
  * and at once in a second one (`alert.acknowledged`). Axe finds no
  * violation on the view, empty or not, in either theme.
  */
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { beforeAll, expect, it, vi } from 'vitest';
+import type { Page } from 'playwright-core';
 import { DEMO_BROKEN_VMID } from '../../main/services/demo/demo-proxies';
 import type { InventorySnapshot } from '../../shared/channels/inventory';
 import { axeViolations, formatViolations } from '../support/axe';
-import { chromiumMissingReason, launchChromium, watchPageProblems } from '../support/browser';
 import { screenshotPath } from '../support/screenshots';
-import { rendererMissingReason, startTestHost, type TestHost } from '../support/web-host';
-
-const skipReason = chromiumMissingReason() ?? rendererMissingReason();
-if (skipReason) console.log(`[e2e alerts] skipped: ${skipReason}`);
+import { demoHost, describeE2e, type E2eOptions } from '../support/e2e';
 
 const poll = { timeout: 30_000 };
 const ctx = { signal: new AbortController().signal, transport: 'test' };
 
-describe.skipIf(skipReason !== undefined)('alerts in the browser against the demo', () => {
-  let t: TestHost;
-  let browser: Browser;
-  let page: Page;
+const setup: E2eOptions = { host: demoHost, viewport: { width: 1280, height: 800 }, goto: false };
+
+describeE2e('alerts in the browser against the demo', setup, ({ host: t, page, problems, newPage }) => {
   /** A second window on the same main, also on Alerts: it must follow an acknowledge made in the first. */
   let other: Page;
-  const problems: string[] = [];
 
   const alertsNav = (p = page) => p.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: /^Alerts/ });
   const egressRow = (p = page) => p.getByRole('table', { name: 'Alerts' }).getByRole('row').filter({ hasText: 'Egress failing' });
@@ -40,7 +34,6 @@ describe.skipIf(skipReason !== undefined)('alerts in the browser against the dem
   }
 
   beforeAll(async () => {
-    t = await startTestHost({ demoTimeScale: 0.02, monitoring: { inventory: { visibleIntervalMs: 300 } } });
     // The failing proxy needs its address (the guest agent's) before it can be checked.
     await vi.waitFor(
       async () => {
@@ -50,20 +43,11 @@ describe.skipIf(skipReason !== undefined)('alerts in the browser against the dem
       },
       { timeout: 30_000, interval: 100 },
     );
-    browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-    watchPageProblems(page, problems);
     await page.goto(t.host.url);
     await alertsNav().click();
-    other = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-    watchPageProblems(other, problems);
+    other = await newPage({ width: 1280, height: 800 });
     await other.goto(t.host.url);
     await alertsNav(other).click();
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await t?.close();
   });
 
   it('says what it watches while nothing is wrong', async () => {

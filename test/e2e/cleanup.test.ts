@@ -4,41 +4,20 @@
  * nothing; the delete, after a confirmation naming the seed, removes the
  * orphan from Proxmox and leaves the seed a VM still uses.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import { beforeAll, expect, it } from 'vitest';
 import { SEED_STORAGE } from '../../main/simulator';
-import type { DemoCluster } from '../../main/services/demo/demo-cluster';
-import { chromiumMissingReason, launchChromium } from '../support/browser';
 import { screenshotPath } from '../support/screenshots';
-import { rendererMissingReason, startTestHost, type TestHost } from '../support/web-host';
-
-const skipReason = chromiumMissingReason() ?? rendererMissingReason();
-if (skipReason) console.log(`[e2e cleanup] skipped: ${skipReason}`);
+import { demoHost, describeE2e, type E2eOptions } from '../support/e2e';
 
 const poll = { timeout: 30_000 };
 const orphan = 'proxy-orphan0000000000000-seed.iso';
 const referenced = 'proxy-a7k2m9x4q1w8e5r3t6-seed.iso';
 
-describe.skipIf(skipReason !== undefined)('cleanup of orphan seeds in the browser against the simulator', () => {
-  let t: TestHost;
-  let demo: DemoCluster;
-  let browser: Browser;
-  let page: Page;
-  const pageErrors: string[] = [];
+const setup: E2eOptions = { host: demoHost, viewport: { width: 1280, height: 800 } };
 
+describeE2e('cleanup of orphan seeds in the browser against the simulator', setup, ({ page, demo }) => {
   beforeAll(async () => {
-    t = await startTestHost({ demoTimeScale: 0.02, monitoring: { inventory: { visibleIntervalMs: 300 } } });
-    demo = await t.demo!;
-    browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-    page.on('pageerror', (e) => pageErrors.push(e.message));
-    await page.goto(t.host.url);
     await page.getByRole('button', { name: 'Cleanup' }).click();
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await t?.close();
   });
 
   const onStorage = (file: string) => demo.sim.state.iso('pv1-1', SEED_STORAGE, file) !== undefined;
@@ -86,9 +65,5 @@ describe.skipIf(skipReason !== undefined)('cleanup of orphan seeds in the browse
     await page.getByRole('button', { name: 'Scan again' }).click();
     await expect.poll(() => orphanRow().count(), poll).toBe(0);
     expect(await page.getByRole('table', { name: 'Seeds kept' }).getByText(referenced).count()).toBe(1);
-  });
-
-  it('ran without page errors', () => {
-    expect(pageErrors).toEqual([]);
   });
 });

@@ -9,47 +9,29 @@
  * flight, the Create dialog answers within 5 s instead of hanging on
  * "Starting…", and after the restart the window says the outcome is unknown.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import { beforeAll, expect, it } from 'vitest';
 import type { TaskView } from '../../shared/channels/tasks';
 import type { Router } from '../../main/ipc/router';
-import { chromiumMissingReason, launchChromium, watchPageProblems } from '../support/browser';
-import { rendererMissingReason, startTestHost, type TestHost, type TestHostOptions } from '../support/web-host';
-
-const skipReason = chromiumMissingReason() ?? rendererMissingReason();
-if (skipReason) console.log(`[e2e connection loss] skipped: ${skipReason}`);
+import { demoHost, describeE2e, type E2eOptions } from '../support/e2e';
 
 const poll = { timeout: 30_000 };
 const withinFive = { timeout: 5_000, intervals: [100] };
 
-describe.skipIf(skipReason !== undefined)('main lost and back, seen from the page', () => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'egress-desk-e2e-connection-'));
-  /** Requests on these channels get no answer while listed: in flight when main goes. */
-  const held = new Set<string>();
-  const hold = (router: Router): Router => ({
-    ...router,
-    dispatch: (channel, input, ctx) => (held.has(String(channel)) ? new Promise(() => undefined) : router.dispatch(channel, input, ctx)),
-  });
-  const options: TestHostOptions = { dataDir, demoTimeScale: 0.02, monitoring: { inventory: { visibleIntervalMs: 300 } }, wrapRouter: hold };
-  let t: TestHost | undefined;
+/** Requests on these channels get no answer while listed: in flight when main goes. */
+const held = new Set<string>();
+const hold = (router: Router): Router => ({
+  ...router,
+  dispatch: (channel, input, ctx) => (held.has(String(channel)) ? new Promise(() => undefined) : router.dispatch(channel, input, ctx)),
+});
+const setup: E2eOptions = { host: { ...demoHost, wrapRouter: hold }, dataDir: 'connection', viewport: { width: 1280, height: 800 } };
+
+describeE2e('main lost and back, seen from the page', setup, ({ host: t, page, stopHost, startHost }) => {
   let port = 0;
   let key = '';
-  let browser: Browser;
-  let page: Page;
   let navigations = 0;
-  const problems: string[] = [];
 
   beforeAll(async () => {
-    t = await startTestHost(options);
-    await t.demo;
     ({ port, key } = t.host);
-    browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-    watchPageProblems(page, problems);
-    await page.goto(t.host.url);
     page.on('framenavigated', (f) => {
       if (f === page.mainFrame()) navigations++;
     });
@@ -57,22 +39,10 @@ describe.skipIf(skipReason !== undefined)('main lost and back, seen from the pag
     await page.evaluate(() => ((window as unknown as { __marker: string }).__marker = 'same page'));
   });
 
-  afterAll(async () => {
-    await browser?.close();
-    await t?.close();
-    rmSync(dataDir, { recursive: true, force: true });
-  });
-
   /** Main goes away: its sockets are cut and its services stop, as when the process dies. */
-  const kill = async () => {
-    await t!.close();
-    t = undefined;
-  };
+  const kill = () => stopHost();
   /** Main again on the same data folder, port and run key. */
-  const restart = async () => {
-    t = await startTestHost({ ...options, host: { port, key } });
-    await t.demo;
-  };
+  const restart = () => startHost({ host: { port, key } });
   const banner = () => page.getByRole('alert', { name: 'Not connected' });
   const marker = () => page.evaluate(() => (window as unknown as { __marker?: string }).__marker);
 
@@ -104,7 +74,7 @@ describe.skipIf(skipReason !== undefined)('main lost and back, seen from the pag
   });
 
   it('during a create: after the restart the task is what the journal says (interrupted, with Resume)', async () => {
-    const demo = await t!.demo!;
+    const demo = await t.demo!;
     // The clone never finishes: the create is still running when main goes.
     demo.sim.faults.hangTask({ type: 'qmclone' }, 1);
     await openCreate('e2e-lost-task');
@@ -119,7 +89,7 @@ describe.skipIf(skipReason !== undefined)('main lost and back, seen from the pag
     await expect.poll(() => banner().count(), poll).toBe(0);
 
     // What the new main read from the journal: the page must show the same.
-    const listed = await t!.app.router.dispatch('tasks.list', {}, { signal: new AbortController().signal, transport: 'test' });
+    const listed = await t.app.router.dispatch('tasks.list', {}, { signal: new AbortController().signal, transport: 'test' });
     const tasks = listed.ok ? (listed.value as { tasks: TaskView[] }).tasks : [];
     expect(tasks.map((x) => x.state)).toContain('interrupted');
     await expect.poll(() => details.textContent(), poll).toContain('interrupted');
@@ -157,10 +127,6 @@ describe.skipIf(skipReason !== undefined)('main lost and back, seen from the pag
     await expect.poll(() => page.getByRole('heading', { name: 'Tasks', level: 1 }).count(), poll).toBe(1);
     expect(await marker()).toBe('same page');
     expect(navigations).toBe(0);
-  });
-
-  it('ran without page errors', () => {
-    expect(problems).toEqual([]);
   });
 
   async function openCreate(name: string): Promise<void> {

@@ -5,36 +5,17 @@
  * and impossible to choose, and the keyboard: Tab leaves the user-data
  * editor, Escape inside it keeps the dialog open.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { chromiumMissingReason, launchChromium, watchPageProblems } from '../support/browser';
+import { beforeAll, expect, it } from 'vitest';
 import { screenshotPath } from '../support/screenshots';
-import { rendererMissingReason, startTestHost, type TestHost } from '../support/web-host';
-
-const skipReason = chromiumMissingReason() ?? rendererMissingReason();
-if (skipReason) console.log(`[e2e create] skipped: ${skipReason}`);
+import { demoHost, describeE2e, type E2eOptions } from '../support/e2e';
 
 const poll = { timeout: 30_000 };
 
-describe.skipIf(skipReason !== undefined)('create proxies in the browser against the simulator', () => {
-  let t: TestHost;
-  let browser: Browser;
-  let page: Page;
-  const problems: string[] = [];
+const setup: E2eOptions = { host: demoHost, viewport: { width: 1280, height: 800 } };
 
+describeE2e('create proxies in the browser against the simulator', setup, ({ page }) => {
   beforeAll(async () => {
-    t = await startTestHost({ demoTimeScale: 0.02, monitoring: { inventory: { visibleIntervalMs: 300 } } });
-    await t.demo;
-    browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-    watchPageProblems(page, problems);
-    await page.goto(t.host.url);
     await page.getByRole('button', { name: 'Proxies', exact: true }).click();
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await t?.close();
   });
 
   /** Opens the dialog and waits for the template check to pick the suitable default. */
@@ -150,9 +131,5 @@ describe.skipIf(skipReason !== undefined)('create proxies in the browser against
     // Outside the editor, Escape closes the untouched dialog.
     await page.keyboard.press('Escape');
     await expect.poll(() => dialog.count()).toBe(0);
-  });
-
-  it('ran without page errors or CSP violations (CodeMirror included)', () => {
-    expect(problems).toEqual([]);
   });
 });

@@ -1,31 +1,16 @@
 /** The Nodes view in Chromium against the demo cluster: the table, a node drilled into for its proxies and storages, screenshots. */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { chromiumMissingReason, launchChromium, watchPageProblems } from '../support/browser';
+import { beforeAll, expect, it } from 'vitest';
 import { screenshotPath } from '../support/screenshots';
-import { rendererMissingReason, startTestHost, type TestHost } from '../support/web-host';
+import { describeE2e, type E2eOptions } from '../support/e2e';
 
-const skipReason = chromiumMissingReason() ?? rendererMissingReason();
-if (skipReason) console.log(`[e2e nodes] skipped: ${skipReason}`);
+const setup: E2eOptions = {
+  host: { demoTimeScale: 0.02, monitoring: { health: { intervalMs: 500 }, inventory: { visibleIntervalMs: 500 } } },
+  viewport: { width: 1024, height: 640 },
+};
 
-describe.skipIf(skipReason !== undefined)('Nodes: table and drill-down on the demo cluster', () => {
-  let t: TestHost;
-  let browser: Browser;
-  let page: Page;
-  const problems: string[] = [];
-
+describeE2e('Nodes: table and drill-down on the demo cluster', setup, ({ page }) => {
   beforeAll(async () => {
-    t = await startTestHost({ demoTimeScale: 0.02, monitoring: { health: { intervalMs: 500 }, inventory: { visibleIntervalMs: 500 } } });
-    browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 1024, height: 640 } });
-    watchPageProblems(page, problems);
-    await page.goto(t.host.url);
     await page.getByRole('button', { name: 'Nodes' }).click();
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await t?.close();
   });
 
   it('lists every node with its status, load, memory and storages; the down node stands out', async () => {
@@ -56,9 +41,5 @@ describe.skipIf(skipReason !== undefined)('Nodes: table and drill-down on the de
     await page.screenshot({ path: screenshotPath('nodes-detail-dark.png') });
     await page.getByRole('button', { name: '← All nodes' }).click();
     expect(await page.getByRole('table', { name: 'Nodes' }).isVisible()).toBe(true);
-  });
-
-  it('ran without page errors or CSP violations', () => {
-    expect(problems).toEqual([]);
   });
 });

@@ -7,23 +7,20 @@
  * The page loads with no console error, no CSP violation and no failed
  * request (favicon included).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import type { DemoCluster } from '../../main/services/demo/demo-cluster';
-import { chromiumMissingReason, launchChromium } from '../support/browser';
+import { beforeAll, expect, it } from 'vitest';
 import { screenshotPath } from '../support/screenshots';
-import { rendererMissingReason, startTestHost, type TestHost } from '../support/web-host';
+import { describeE2e, type E2eOptions } from '../support/e2e';
 
-const skipReason = chromiumMissingReason() ?? rendererMissingReason();
-if (skipReason) console.log(`[e2e overview] skipped: ${skipReason}`);
+const setup: E2eOptions = {
+  host: {
+    demoTimeScale: 0.02,
+    monitoring: { health: { intervalMs: 300, maxBackoffMs: 600 }, inventory: { visibleIntervalMs: 500, maxBackoffMs: 1000 } },
+  },
+  viewport: { width: 1280, height: 800 },
+  goto: false,
+};
 
-describe.skipIf(skipReason !== undefined)('Overview: node health on the demo cluster', () => {
-  let t: TestHost;
-  let demo: DemoCluster;
-  let browser: Browser;
-  let page: Page;
-  const problems: string[] = [];
-
+describeE2e('Overview: node health on the demo cluster', setup, ({ host: t, page, demo, problems }) => {
   const card = (node: string) => page.getByRole('article', { name: `Node ${node}` });
   const nodes = ['pv1-1', 'pv1-2', 'pv1-3'];
   const measured: string[] = [];
@@ -60,14 +57,7 @@ describe.skipIf(skipReason !== undefined)('Overview: node health on the demo clu
   const cardClass = (node: string) => card(node).getAttribute('class');
 
   beforeAll(async () => {
-    t = await startTestHost({
-      demoTimeScale: 0.02,
-      monitoring: { health: { intervalMs: 300, maxBackoffMs: 600 }, inventory: { visibleIntervalMs: 500, maxBackoffMs: 1000 } },
-    });
-    demo = await t.demo!;
-    browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-    page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+    // Beyond the set-up's watch (uncaught errors, CSP): console errors, failed requests and error answers are problems here.
     page.on('console', (m) => {
       if (m.type() === 'error' || /Content Security Policy|Refused to/i.test(m.text())) problems.push(`console ${m.type()}: ${m.text()}`);
     });
@@ -79,11 +69,6 @@ describe.skipIf(skipReason !== undefined)('Overview: node health on the demo clu
       document.addEventListener('securitypolicyviolation', (e) => console.error(`CSP violation: ${e.violatedDirective} ${e.blockedURI}`));
     });
     await page.goto(t.host.url);
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await t?.close();
   });
 
   it('opens on the simulated demo cluster, says so, and offers to connect a real one', async () => {
@@ -150,9 +135,5 @@ describe.skipIf(skipReason !== undefined)('Overview: node health on the demo clu
     await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Nodes');
     await expect.poll(() => page.getByRole('main').textContent()).toContain('pv1-1');
     await page.getByRole('button', { name: 'Overview' }).click();
-  });
-
-  it('ran without page errors, console errors, CSP violations or failed requests', () => {
-    expect(problems).toEqual([]);
   });
 });

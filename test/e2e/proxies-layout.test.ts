@@ -12,15 +12,11 @@
  *   shortcuts, and two proxies are selected with the arrows and Space,
  *   deleted with Delete and confirmed with Enter.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import { expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
 import { axeViolations } from '../support/axe';
-import { chromiumMissingReason, launchChromium, watchPageProblems } from '../support/browser';
 import { screenshotPath } from '../support/screenshots';
-import { rendererMissingReason, startTestHost, type TestHost } from '../support/web-host';
-
-const skipReason = chromiumMissingReason() ?? rendererMissingReason();
-if (skipReason) console.log(`[e2e proxies-layout] skipped: ${skipReason}`);
+import { demoHost, describeE2e, type E2eOptions } from '../support/e2e';
 
 const poll = { timeout: 30_000 };
 const first = 'proxy-a7k2m9x4q1w8e5r3t6';
@@ -57,25 +53,11 @@ function layoutFacts(page: Page) {
   });
 }
 
-describe.skipIf(skipReason !== undefined)('the proxies grid: layout at two window sizes, and the keyboard', () => {
-  let t: TestHost;
-  let browser: Browser;
-  const problems: string[] = [];
+const setup: E2eOptions = { host: demoHost, page: false };
 
-  beforeAll(async () => {
-    t = await startTestHost({ demoTimeScale: 0.02, monitoring: { inventory: { visibleIntervalMs: 300 } } });
-    await t.demo;
-    browser = await launchChromium();
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await t?.close();
-  });
-
+describeE2e('the proxies grid: layout at two window sizes, and the keyboard', setup, ({ host: t, newPage }) => {
   async function openProxies(width: number, height: number): Promise<Page> {
-    const page = await browser.newPage({ viewport: { width, height } });
-    watchPageProblems(page, problems);
+    const page = await newPage({ width, height });
     await page.goto(t.host.url);
     await page.getByRole('button', { name: 'Proxies', exact: true }).click();
     await expect.poll(() => page.getByRole('button', { name: `Details of ${first}` }).count(), poll).toBe(1);
@@ -146,8 +128,7 @@ describe.skipIf(skipReason !== undefined)('the proxies grid: layout at two windo
   });
 
   it('keyboard only: skip link, the shortcut list, then select two with the arrows and Space, Delete, Enter', async () => {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-    watchPageProblems(page, problems);
+    const page = await newPage({ width: 1280, height: 800 });
     await page.goto(t.host.url);
     await page.getByRole('navigation', { name: 'Views' }).waitFor();
     // The first Tab stop of the page is the skip link, shown while focused; Enter puts focus in the main content.
@@ -205,9 +186,5 @@ describe.skipIf(skipReason !== undefined)('the proxies grid: layout at two windo
     const row = (name: string) => page.getByRole('button', { name: `Details of ${name}` });
     await expect.poll(async () => (await row(first).count()) + (await row(second).count()), poll).toBe(0);
     await page.close();
-  });
-
-  it('ran without page errors or policy violations', () => {
-    expect(problems).toEqual([]);
   });
 });

@@ -4,39 +4,20 @@
  * full and runs the proxy check (through the demo's loopback proxy), and two proxies are deleted from the table
  * with the Delete key after a confirmation.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import { beforeAll, expect, it } from 'vitest';
 import { DEMO_EGRESS_ADDRESS } from '../../main/services/demo/demo-proxies';
-import { chromiumMissingReason, launchChromium } from '../support/browser';
 import { screenshotPath } from '../support/screenshots';
-import { rendererMissingReason, startTestHost, type TestHost } from '../support/web-host';
-
-const skipReason = chromiumMissingReason() ?? rendererMissingReason();
-if (skipReason) console.log(`[e2e proxies] skipped: ${skipReason}`);
+import { demoHost, describeE2e, type E2eOptions } from '../support/e2e';
 
 const poll = { timeout: 30_000 };
 const first = 'proxy-a7k2m9x4q1w8e5r3t6';
 const second = 'proxy-c9h4g1f6d3s8a2p7o5';
 
-describe.skipIf(skipReason !== undefined)('the proxies table in the browser against the simulator', () => {
-  let t: TestHost;
-  let browser: Browser;
-  let page: Page;
-  const pageErrors: string[] = [];
+const setup: E2eOptions = { host: demoHost, viewport: { width: 1024, height: 640 } };
 
+describeE2e('the proxies table in the browser against the simulator', setup, ({ page }) => {
   beforeAll(async () => {
-    t = await startTestHost({ demoTimeScale: 0.02, monitoring: { inventory: { visibleIntervalMs: 300 } } });
-    await t.demo;
-    browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 1024, height: 640 } });
-    page.on('pageerror', (e) => pageErrors.push(e.message));
-    await page.goto(t.host.url);
     await page.getByRole('button', { name: 'Proxies', exact: true }).click();
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await t?.close();
   });
 
   const row = (name: string) => page.getByRole('row').filter({ has: page.getByRole('button', { name: `Details of ${name}` }) });
@@ -83,9 +64,5 @@ describe.skipIf(skipReason !== undefined)('the proxies table in the browser agai
     await expect.poll(() => page.getByText('Started 2 delete tasks').count()).toBe(1);
     await expect.poll(async () => (await row(first).count()) + (await row(second).count()), poll).toBe(0);
     await expect.poll(() => row('proxy-b3n8v5c2x7z4l9k1j6').count()).toBe(1);
-  });
-
-  it('ran without page errors', () => {
-    expect(pageErrors).toEqual([]);
   });
 });

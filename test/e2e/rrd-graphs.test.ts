@@ -3,38 +3,22 @@
  * history with uPlot (a canvas, a local time axis, a readout that follows the mouse), switch timeframes,
  * and the drawer with its graphs has no axe violation.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Locator, Page } from 'playwright-core';
+import { expect, it } from 'vitest';
+import type { Locator } from 'playwright-core';
 import { axeViolations, formatViolations } from '../support/axe';
-import { chromiumMissingReason, launchChromium, watchPageProblems } from '../support/browser';
 import { screenshotPath } from '../support/screenshots';
-import { rendererMissingReason, startTestHost, type TestHost } from '../support/web-host';
-
-const skipReason = chromiumMissingReason() ?? rendererMissingReason();
-if (skipReason) console.log(`[e2e rrd graphs] skipped: ${skipReason}`);
+import { describeE2e, type E2eOptions } from '../support/e2e';
 
 const poll = { timeout: 30_000 };
 const firstProxy = 'proxy-a7k2m9x4q1w8e5r3t6';
 
-describe.skipIf(skipReason !== undefined)('RRD graphs: a proxy and a node over the demo cluster', () => {
-  let t: TestHost;
-  let browser: Browser;
-  let page: Page;
-  const problems: string[] = [];
+const setup: E2eOptions = {
+  host: { demoTimeScale: 0.02, monitoring: { health: { intervalMs: 500 }, inventory: { visibleIntervalMs: 500 } } },
+  viewport: { width: 1280, height: 900 },
+};
+
+describeE2e('RRD graphs: a proxy and a node over the demo cluster', setup, ({ page }) => {
   const nav = (name: string) => page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name, exact: true });
-
-  beforeAll(async () => {
-    t = await startTestHost({ demoTimeScale: 0.02, monitoring: { health: { intervalMs: 500 }, inventory: { visibleIntervalMs: 500 } } });
-    browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    watchPageProblems(page, problems);
-    await page.goto(t.host.url);
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await t?.close();
-  });
 
   /** The plot of one graph, once uPlot has drawn it: its canvas and the time axis' labels. */
   async function drawn(region: Locator, title: RegExp): Promise<Locator> {
@@ -112,9 +96,5 @@ describe.skipIf(skipReason !== undefined)('RRD graphs: a proxy and a node over t
     await history.getByText('Data summary').click();
     expect(await history.getByRole('rowheader', { name: 'Memory used' }).count()).toBe(1);
     await page.screenshot({ path: screenshotPath('rrd-node-dark.png') });
-  });
-
-  it('ran without page errors or CSP violations', () => {
-    expect(problems).toEqual([]);
   });
 });

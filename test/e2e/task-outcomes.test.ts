@@ -6,43 +6,15 @@
  * cluster whose session-only secret is gone after a host restart gets one
  * banner, with Enter secret, in every view.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import type { DemoCluster } from '../../main/services/demo/demo-cluster';
-import { chromiumMissingReason, launchChromium } from '../support/browser';
-import { rendererMissingReason, startTestHost, type TestHost } from '../support/web-host';
-
-const skipReason = chromiumMissingReason() ?? rendererMissingReason();
-if (skipReason) console.log(`[e2e task outcomes] skipped: ${skipReason}`);
+import { expect, it } from 'vitest';
+import { demoHost, describeE2e, type E2eOptions } from '../support/e2e';
+import { startTestHost } from '../support/web-host';
 
 const poll = { timeout: 30_000 };
 
-describe.skipIf(skipReason !== undefined)('a create is done when the proxy is usable', () => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'egress-desk-e2e-outcomes-'));
-  let t: TestHost | undefined;
-  let demo: DemoCluster;
-  let browser: Browser;
-  let page: Page;
-  const pageErrors: string[] = [];
+const usable: E2eOptions = { host: demoHost, dataDir: 'outcomes', viewport: { width: 1280, height: 900 } };
 
-  beforeAll(async () => {
-    t = await startTestHost({ dataDir, demoTimeScale: 0.02, monitoring: { inventory: { visibleIntervalMs: 300 } } });
-    demo = await t.demo!;
-    browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    page.on('pageerror', (e) => pageErrors.push(e.message));
-    await page.goto(t.host.url);
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await t?.close();
-    rmSync(dataDir, { recursive: true, force: true });
-  });
-
+describeE2e('a create is done when the proxy is usable', usable, ({ page, demo }) => {
   async function create(name: string): Promise<void> {
     await page.getByRole('button', { name: 'Proxies', exact: true }).click();
     await page.getByRole('button', { name: 'New proxy' }).click();
@@ -101,26 +73,22 @@ describe.skipIf(skipReason !== undefined)('a create is done when the proxy is us
     expect(await details.getByText('pending', { exact: true }).count()).toBe(0);
     expect(await details.getByText('not run', { exact: true }).count()).toBeGreaterThan(0);
   });
-
-  it('ran without page errors', () => {
-    expect(pageErrors).toEqual([]);
-  });
 });
 
-describe.skipIf(skipReason !== undefined)('a session-only secret gone after a host restart', () => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'egress-desk-e2e-secret-'));
-  let t: TestHost | undefined;
-  let browser: Browser;
-  let page: Page;
-
-  beforeAll(async () => {
-    t = await startTestHost({ dataDir, demo: 'off' });
-    await t.app.profiles.save({
+const secretGone: E2eOptions = {
+  dataDir: 'secret',
+  /** A host before this one saved a cluster whose secret lives only for its session. */
+  before: async (e) => {
+    const first = await startTestHost({ dataDir: e.dataDir, demo: 'off' });
+    await first.app.profiles.save({
       profile: {
         name: 'homelab',
         // Loopback and a closed port: nothing here reaches a real host, and nothing is asked without the secret anyway.
         url: 'https://127.0.0.1:9',
-        tls: { mode: 'pin', fingerprint: 'AA:BB:CC:DD:EE:FF:00:11:22:33:44:55:66:77:88:99:AA:BB:CC:DD:EE:FF:00:11:22:33:44:55:66:77:88:99' },
+        tls: {
+          mode: 'pin',
+          fingerprint: 'AA:BB:CC:DD:EE:FF:00:11:22:33:44:55:66:77:88:99:AA:BB:CC:DD:EE:FF:00:11:22:33:44:55:66:77:88:99',
+        },
         token: { secretStorage: 'session', tokenId: 'proxy@pve!ops' },
         nodes: ['pv1-1'],
         isoStorage: 'proxy-seeds',
@@ -129,19 +97,13 @@ describe.skipIf(skipReason !== undefined)('a session-only secret gone after a ho
       },
       secret: '8f0c2b7e-3d1a-4c5b-9e6f-7a8b9c0d1e2f',
     });
-    await t.close();
-    t = await startTestHost({ dataDir, demo: 'off' });
-    browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    await page.goto(t.host.url);
-  });
+    await first.close();
+  },
+  host: { demo: 'off' },
+  viewport: { width: 1280, height: 900 },
+};
 
-  afterAll(async () => {
-    await browser?.close();
-    await t?.close();
-    rmSync(dataDir, { recursive: true, force: true });
-  });
-
+describeE2e('a session-only secret gone after a host restart', secretGone, ({ page }) => {
   it('shows one banner with Enter secret in every view, and nothing says degraded or empty', async () => {
     for (const view of ['Overview', 'Nodes', 'Templates', 'Proxies', 'Tasks', 'Cleanup', 'Settings']) {
       await page.getByRole('button', { name: view, exact: true }).click();
@@ -152,7 +114,9 @@ describe.skipIf(skipReason !== undefined)('a session-only secret gone after a ho
       expect(text, view).not.toMatch(/Degraded|No proxies yet|Template missing/);
     }
     await page.getByRole('button', { name: 'Overview', exact: true }).click();
-    await expect.poll(() => page.getByRole('status', { name: 'Health of homelab' }).textContent(), poll).toBe('Not checked: the token secret is needed');
+    await expect
+      .poll(() => page.getByRole('status', { name: 'Health of homelab' }).textContent(), poll)
+      .toBe('Not checked: the token secret is needed');
     await page.getByRole('region', { name: 'Token secret needed' }).getByRole('button', { name: 'Enter secret' }).click();
     expect(await page.getByRole('dialog', { name: 'Token secret for homelab' }).count()).toBe(1);
   });

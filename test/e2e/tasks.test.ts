@@ -6,43 +6,18 @@
  * task's Proxmox log is still there after leaving the Tasks view and coming
  * back.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { chromiumMissingReason, launchChromium } from '../support/browser';
+import { beforeAll, expect, it } from 'vitest';
 import { screenshotPath } from '../support/screenshots';
-import { rendererMissingReason, startTestHost, type TestHost, type TestHostOptions } from '../support/web-host';
-
-const skipReason = chromiumMissingReason() ?? rendererMissingReason();
-if (skipReason) console.log(`[e2e tasks] skipped: ${skipReason}`);
+import { demoHost, describeE2e, type E2eOptions } from '../support/e2e';
 
 const poll = { timeout: 30_000 };
 
-describe.skipIf(skipReason !== undefined)('tasks across a restart of the host process', () => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'egress-desk-e2e-tasks-'));
-  const options: TestHostOptions = { dataDir, demoTimeScale: 0.02, monitoring: { inventory: { visibleIntervalMs: 300 } } };
-  let t: TestHost | undefined;
-  let browser: Browser;
-  let page: Page;
-  const pageErrors: string[] = [];
+const setup: E2eOptions = { host: demoHost, dataDir: 'tasks', viewport: { width: 1280, height: 800 } };
 
-  beforeAll(async () => {
-    t = await startTestHost(options);
-    const demo = await t.demo!;
+describeE2e('tasks across a restart of the host process', setup, ({ host: t, page, demo, stopHost, startHost }) => {
+  beforeAll(() => {
     // The next clone never finishes: the create stays running until the host stops.
     demo.sim.faults.hangTask({ type: 'qmclone' }, 1);
-    browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-    page.on('pageerror', (e) => pageErrors.push(e.message));
-    await page.goto(t.host.url);
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await t?.close();
-    rmSync(dataDir, { recursive: true, force: true });
   });
 
   const details = () => page.getByRole('article', { name: 'Task Create e2e-resume' });
@@ -92,11 +67,9 @@ describe.skipIf(skipReason !== undefined)('tasks across a restart of the host pr
   });
 
   it('after the host restarts on the same data folder, the task is interrupted; Resume finishes it', async () => {
-    await t!.close();
-    t = undefined;
+    await stopHost();
     await expect.poll(() => page.getByRole('status', { name: 'Connection' }).textContent(), poll).toContain('Disconnected');
-    t = await startTestHost(options);
-    await t.demo;
+    await startHost();
     await page.goto(t.host.url);
     await page.getByRole('button', { name: 'Tasks', exact: true }).click();
     await expect.poll(() => details().textContent(), poll).toContain('interrupted');
@@ -113,9 +86,5 @@ describe.skipIf(skipReason !== undefined)('tasks across a restart of the host pr
     await expect
       .poll(() => page.getByRole('row').filter({ hasText: 'e2e-resume' }).textContent(), poll)
       .toMatch(/running\d+\.\d+\.\d+\.\d+/);
-  });
-
-  it('ran without page errors', () => {
-    expect(pageErrors).toEqual([]);
   });
 });

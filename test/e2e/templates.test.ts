@@ -1,31 +1,13 @@
 /** The Templates view in Chromium against the demo cluster: the catalogue with the doctor's verdicts, read-only for the built-in demo; screenshots. */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { chromiumMissingReason, launchChromium, watchPageProblems } from '../support/browser';
+import { beforeAll, expect, it } from 'vitest';
 import { screenshotPath } from '../support/screenshots';
-import { rendererMissingReason, startTestHost, type TestHost } from '../support/web-host';
+import { describeE2e, type E2eOptions } from '../support/e2e';
 
-const skipReason = chromiumMissingReason() ?? rendererMissingReason();
-if (skipReason) console.log(`[e2e templates] skipped: ${skipReason}`);
+const setup: E2eOptions = { host: { demoTimeScale: 0.02 }, viewport: { width: 1024, height: 640 } };
 
-describe.skipIf(skipReason !== undefined)('Templates: the catalogue with verdicts', () => {
-  let t: TestHost;
-  let browser: Browser;
-  let page: Page;
-  const problems: string[] = [];
-
+describeE2e('Templates: the catalogue with verdicts', setup, ({ page }) => {
   beforeAll(async () => {
-    t = await startTestHost({ demoTimeScale: 0.02 });
-    browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 1024, height: 640 } });
-    watchPageProblems(page, problems);
-    await page.goto(t.host.url);
     await page.getByRole('button', { name: 'Templates' }).click();
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await t?.close();
   });
 
   it('shows each catalogued template with a verdict, and the reasons of an unsuitable one with the fix', async () => {
@@ -44,9 +26,5 @@ describe.skipIf(skipReason !== undefined)('Templates: the catalogue with verdict
     await page.screenshot({ path: screenshotPath('templates-light.png') });
     await page.getByLabel('Theme').selectOption('dark');
     await page.screenshot({ path: screenshotPath('templates-dark.png') });
-  });
-
-  it('ran without page errors or CSP violations', () => {
-    expect(problems).toEqual([]);
   });
 });

@@ -5,25 +5,25 @@
  * with the pveum commands to fix, then passes with another token; a last
  * connection test, save, and the new cluster on the Overview.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import { beforeAll, expect, it } from 'vitest';
 import { startSimulator, type Simulator } from '../../main/simulator';
-import { chromiumMissingReason, launchChromium, watchPageProblems } from '../support/browser';
 import { screenshotPath } from '../support/screenshots';
-import { rendererMissingReason, startTestHost, type TestHost } from '../support/web-host';
-
-const skipReason = chromiumMissingReason() ?? rendererMissingReason();
-if (skipReason) console.log(`[e2e wizard] skipped: ${skipReason}`);
+import { describeE2e, type E2eOptions } from '../support/e2e';
 
 const hex = (fingerprint: string) => fingerprint.replace(/[^0-9a-f]/gi, '').toLowerCase();
 
-describe.skipIf(skipReason !== undefined)('Settings: connect a cluster through the wizard', () => {
-  let t: TestHost;
-  let sim: Simulator;
-  let browser: Browser;
-  let page: Page;
-  const problems: string[] = [];
+/** The cluster the wizard connects to: started before the host, closed after it. */
+let sim: Simulator;
+const setup: E2eOptions = {
+  before: async () => {
+    sim = await startSimulator({ dataset: 'minimal', timeScale: 0.01 });
+  },
+  host: { demoTimeScale: 0.02, monitoring: { health: { intervalMs: 500 } } },
+  viewport: { width: 1024, height: 720 },
+  after: async () => sim?.close(),
+};
 
+describeE2e('Settings: connect a cluster through the wizard', setup, ({ page }) => {
   const dialog = () => page.getByRole('dialog', { name: 'Connect a cluster' });
   const token = (name: string) => {
     const credentials = sim.tokens[name];
@@ -36,19 +36,7 @@ describe.skipIf(skipReason !== undefined)('Settings: connect a cluster through t
   };
 
   beforeAll(async () => {
-    sim = await startSimulator({ dataset: 'minimal', timeScale: 0.01 });
-    t = await startTestHost({ demoTimeScale: 0.02, monitoring: { health: { intervalMs: 500 } } });
-    browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 1024, height: 720 } });
-    watchPageProblems(page, problems);
-    await page.goto(t.host.url);
     await page.getByRole('button', { name: 'Settings' }).click();
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await t?.close();
-    await sim?.close();
   });
 
   it('takes the URL and the token, and refuses to check without them', async () => {
@@ -132,9 +120,5 @@ describe.skipIf(skipReason !== undefined)('Settings: connect a cluster through t
     await expect
       .poll(() => page.getByRole('article', { name: 'Node pv1-1' }).last().getAttribute('class'), { timeout: 15_000 })
       .toContain('level-ok');
-  });
-
-  it('ran without page errors or CSP violations', () => {
-    expect(problems).toEqual([]);
   });
 });

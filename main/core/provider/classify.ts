@@ -3,7 +3,7 @@
  * class of spec entry 13, the operation, the ID when known and a hint a user
  * can act on. The client already knows the class of its own failures.
  */
-import { ApiError, ClassifiedError, TlsVerificationError, TokenFileError, classifyApiFailure, missingPrivilege } from '../pve/errors';
+import { AnswerTooLargeError, ApiError, ClassifiedError, TlsVerificationError, TokenFileError, classifyApiFailure, missingPrivilege } from '../pve/errors';
 import { ProviderError, type ProviderOp } from './errors';
 
 function hintFor(err: unknown): string | undefined {
@@ -14,6 +14,7 @@ function hintFor(err: unknown): string | undefined {
   if (err instanceof ApiError && err.status === 400) return 'Proxmox refused the request: check the profile fields named in the message.';
   if (err instanceof TlsVerificationError) return "Check the profile's URL and its certificate choice (CA or fingerprint).";
   if (err instanceof TokenFileError) return 'Check the token file named in the message.';
+  if (err instanceof AnswerTooLargeError) return err.hint;
   return undefined;
 }
 

@@ -254,7 +254,7 @@ async function guestTimeout(vmid: number, timeout: number, what: string, run: ()
 export async function waitBackUp(ctx: CoreContext, node: string, vmid: number, signal?: AbortSignal): Promise<void> {
   const budgetMs = ctx.budgets.startMs + ctx.budgets.runningMs;
   await pollUntil({ schedule: ctx.budgets, budgetMs, what: `VM ${vmid} to run again after its reboot`, signal }, async () => {
-    const status = await ctx.api.vmStatus(node, vmid, { signal });
+    const status = await ctx.api.vmStatus(node, vmid, { signal, loop: true });
     return status.status === 'running' && status.qmpstatus === 'running' ? true : undefined;
   });
 }

@@ -15,7 +15,9 @@
  *   both in force since the VM's start; otherwise pending until the next start.
  * - disk size: live (PUT …/resize grows the volume and tells QEMU); growing
  *   only ("shrinking disks is not supported", API2/Qemu.pm resize_vm), so a
- *   size not larger than today's is refused here before any request.
+ *   size not larger than today's is refused here before any request, and so
+ *   is a growth larger than the free space of the disk's storage
+ *   (disk-room.ts, one read of the storage's status).
  * - user-data: the guest reads its seed at boot, so it takes effect at the
  *   next boot; the new seed carries a new instance-id so cloud-init runs
  *   again.
@@ -39,6 +41,7 @@
 import { bootDisk, diskBytes } from './boot-disk';
 import type { CoreContext, VmConfig } from './context';
 import { toProviderError } from './classify';
+import { checkDiskRoom, DISK_ROOM_CODE } from './disk-room';
 import { ProviderError } from './errors';
 import { parseProviderId } from './ids';
 import { DEFAULT_SHUTDOWN_TIMEOUT_SECONDS, waitBackUp, type PowerOptions } from './power';
@@ -83,6 +86,8 @@ export const RECONFIGURE_CODES = {
   diskNotLarger: 'disk-not-larger',
   /** A disk size was asked for, but the VM has no boot disk whose size can be read. */
   noBootDisk: 'no-boot-disk',
+  /** The disk's storage has less free space than the growth (disk-room.ts). */
+  diskNoRoom: DISK_ROOM_CODE,
   notTheOne: 'not-the-one',
 } as const;
 
@@ -179,6 +184,7 @@ async function run(
   refuseIfNotTheOne(vmid, config, { name, ...(options.expect ? { uid: options.expect.uid } : {}) }, RECONFIGURE_CODES.notTheOne);
   if (config.lock && config.lock !== LOCK_SUSPENDED) throw lockedError(vmid, config.lock);
   const { disk } = checkChange(vmid, config, change);
+  if (disk && change.diskGiB !== undefined) await checkDiskRoom(ctx, { node, vmid }, config, disk, change.diskGiB, signal);
   const seedBytes = change.userData
     ? buildProxySeed(ctx, name, { userData: change.userData.text, instanceId: change.userData.instanceId }, config)
     : undefined;

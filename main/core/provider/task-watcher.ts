@@ -247,7 +247,7 @@ class NodeLoop {
           limit: LISTING_LIMIT,
           ...(users.size === 1 ? { userfilter: [...users][0]! } : {}),
         },
-        { signal: this.controller.signal },
+        { signal: this.controller.signal, loop: true },
       );
     } catch (e) {
       if (this.waiters.size === 0) return;
@@ -301,7 +301,7 @@ class NodeLoop {
         const sentAt = this.now();
         try {
           this.stats.statusCalls++;
-          const status = await this.api.taskStatus(this.node, w.upid, { signal: w.signal });
+          const status = await this.api.taskStatus(this.node, w.upid, { signal: w.signal, loop: true });
           if (!this.waiters.has(w)) return;
           const seenAt = (sentAt + this.now()) / 2;
           if (status.status === 'stopped') {

@@ -36,7 +36,7 @@ export const LOCK_SUSPENDED = 'suspended';
  */
 export function waitUnlocked(ctx: CoreContext, node: string, vmid: number, signal?: AbortSignal): Promise<VmConfig> {
   return pollUntil({ schedule: ctx.budgets, budgetMs: ctx.budgets.cloneMs, what: `the lock on VM ${vmid} to clear`, signal }, async () => {
-    const config = await ctx.api.vmConfig(node, vmid, { signal });
+    const config = await ctx.api.vmConfig(node, vmid, { signal, loop: true });
     return !config.lock || config.lock === LOCK_SUSPENDED ? config : undefined;
   });
 }
@@ -44,7 +44,7 @@ export function waitUnlocked(ctx: CoreContext, node: string, vmid: number, signa
 /** After the start task: status/current until running/running. A VM that stops again will not come up by itself. */
 export async function waitRunning(ctx: CoreContext, node: string, vmid: number, signal?: AbortSignal): Promise<void> {
   await pollUntil({ schedule: ctx.budgets, budgetMs: ctx.budgets.runningMs, what: `VM ${vmid} to run`, signal }, async () => {
-    const status = await ctx.api.vmStatus(node, vmid, { signal });
+    const status = await ctx.api.vmStatus(node, vmid, { signal, loop: true });
     if (status.status === 'stopped') throw transient(`VM ${vmid} stopped right after its start`);
     return status.status === 'running' && status.qmpstatus === 'running' ? true : undefined;
   });

@@ -28,6 +28,11 @@ export interface CallOptions {
   signal?: AbortSignal;
   /** A read no operation waits on (the inventory's): it yields to every operation's request at the pace (pace.ts). */
   background?: boolean;
+  /**
+   * Issue 22: a read a loop repeats (a follower, a poller, a watcher): the client holds it to the node's pace always,
+   * busy or not, so no loop can send a node more than the pace allows however fast it answers (pace.ts).
+   */
+  loop?: boolean;
 }
 
 /** A task id, `UPID:node:pid:pstart:starttime:type:id:user:`; see upid.ts. */

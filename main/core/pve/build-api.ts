@@ -10,7 +10,7 @@
 import { z } from 'zod';
 import type { CallOptions, Upid } from './api';
 import { pveInteger } from './scalars';
-import type { Exchange } from './transport';
+import { exchangeOptions, type Exchange } from './transport';
 import { UpidSchema } from './schemas';
 
 /** POST /nodes/{node}/storage/{storage}/download-url; `content: import` from pve-storage 8.3.6 (PVE 8.4) for .qcow2/.raw/.vmdk. */
@@ -56,13 +56,13 @@ export function templateBuildMethods(call: Call): TemplateBuildApi {
         template: '/nodes/{node}/storage/{storage}/download-url',
         params: { node, storage },
         form,
-        signal: o?.signal,
+        ...exchangeOptions(o),
       });
     },
     createVm: (node, params, o) =>
-      call(UpidSchema, { method: 'POST', template: '/nodes/{node}/qemu', params: { node }, form: params, signal: o?.signal }),
+      call(UpidSchema, { method: 'POST', template: '/nodes/{node}/qemu', params: { node }, form: params, ...exchangeOptions(o) }),
     convertToTemplate: (node, vmid, o) =>
-      call(UpidSchema, { method: 'POST', template: '/nodes/{node}/qemu/{vmid}/template', params: { node, vmid }, signal: o?.signal }),
-    nextVmid: (vmid, o) => call(NextIdSchema, { method: 'GET', template: '/cluster/nextid', query: { vmid }, signal: o?.signal }),
+      call(UpidSchema, { method: 'POST', template: '/nodes/{node}/qemu/{vmid}/template', params: { node, vmid }, ...exchangeOptions(o) }),
+    nextVmid: (vmid, o) => call(NextIdSchema, { method: 'GET', template: '/cluster/nextid', query: { vmid }, ...exchangeOptions(o) }),
   };
 }

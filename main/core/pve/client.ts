@@ -12,7 +12,7 @@ import { isoUploadBody } from './multipart';
 import { rrdMethods, type RrdApi } from './rrd-api';
 import { fillPath } from './path';
 import * as S from './schemas';
-import { createTransport, type Exchange, type Transport, type TransportOptions } from './transport';
+import { createTransport, exchangeOptions, type Exchange, type Transport, type TransportOptions } from './transport';
 
 export type PveClientOptions = TransportOptions;
 export type PveClient = PveApi &
@@ -58,21 +58,21 @@ export function createPveClient(options: PveClientOptions): PveClient {
   const vm = (node: string, vmid: number) => ({ node, vmid });
 
   return {
-    version: (o) => call(S.VersionSchema, { method: 'GET', template: '/version', signal: o?.signal }),
-    nodes: (o) => call(S.NodesSchema, { method: 'GET', template: '/nodes', signal: o?.signal }),
-    clusterStatus: (o) => call(S.ClusterStatusSchema, { method: 'GET', template: '/cluster/status', signal: o?.signal }),
+    version: (o) => call(S.VersionSchema, { method: 'GET', template: '/version', ...exchangeOptions(o) }),
+    nodes: (o) => call(S.NodesSchema, { method: 'GET', template: '/nodes', ...exchangeOptions(o) }),
+    clusterStatus: (o) => call(S.ClusterStatusSchema, { method: 'GET', template: '/cluster/status', ...exchangeOptions(o) }),
     clusterResources: (type, o) =>
-      call(S.ClusterResourcesSchema, { method: 'GET', template: '/cluster/resources', query: { type }, signal: o?.signal }),
+      call(S.ClusterResourcesSchema, { method: 'GET', template: '/cluster/resources', query: { type }, ...exchangeOptions(o) }),
     nodeStatus: (node, o) =>
-      call(S.NodeStatusSchema, { method: 'GET', template: '/nodes/{node}/status', params: { node }, signal: o?.signal }),
+      call(S.NodeStatusSchema, { method: 'GET', template: '/nodes/{node}/status', params: { node }, ...exchangeOptions(o) }),
     storageList: (node, o) =>
-      call(S.StorageListSchema, { method: 'GET', template: '/nodes/{node}/storage', params: { node }, signal: o?.signal }),
+      call(S.StorageListSchema, { method: 'GET', template: '/nodes/{node}/storage', params: { node }, ...exchangeOptions(o) }),
     storageStatus: (node, storage, o) =>
       call(S.StorageStatusSchema, {
         method: 'GET',
         template: '/nodes/{node}/storage/{storage}/status',
         params: { node, storage },
-        signal: o?.signal,
+        ...exchangeOptions(o),
       }),
     storageContent: (node, storage, content, o) =>
       call(S.StorageContentSchema, {
@@ -80,7 +80,7 @@ export function createPveClient(options: PveClientOptions): PveClient {
         template: '/nodes/{node}/storage/{storage}/content',
         params: { node, storage },
         query: { content },
-        signal: o?.signal,
+        ...exchangeOptions(o),
       }),
     uploadIso: async (node, storage, filename, bytes, o) =>
       call(S.UpidSchema, {
@@ -88,22 +88,21 @@ export function createPveClient(options: PveClientOptions): PveClient {
         template: '/nodes/{node}/storage/{storage}/upload',
         params: { node, storage },
         upload: isoUploadBody(filename, bytes),
-        signal: o?.signal,
+        ...exchangeOptions(o),
       }),
     deleteVolume: (node, storage, volid, o) =>
       call(S.UpidSchema, {
         method: 'DELETE',
         template: '/nodes/{node}/storage/{storage}/content/{volid}',
         params: { node, storage, volid },
-        signal: o?.signal,
+        ...exchangeOptions(o),
       }),
     vmConfig: (node, vmid, o) =>
       call(S.VmConfigSchema, {
         method: 'GET',
         template: '/nodes/{node}/qemu/{vmid}/config',
         params: vm(node, vmid),
-        signal: o?.signal,
-        background: o?.background,
+        ...exchangeOptions(o),
       }),
     setVmConfig: async (node, vmid, params, o) => {
       // Synchronous: Proxmox answers `{data: null}`; nothing to read.
@@ -112,7 +111,7 @@ export function createPveClient(options: PveClientOptions): PveClient {
         template: '/nodes/{node}/qemu/{vmid}/config',
         params: vm(node, vmid),
         form: params,
-        signal: o?.signal,
+        ...exchangeOptions(o),
       });
     },
     clone: (node, vmid, p, o) => {
@@ -124,7 +123,7 @@ export function createPveClient(options: PveClientOptions): PveClient {
         template: '/nodes/{node}/qemu/{vmid}/clone',
         params: vm(node, vmid),
         form,
-        signal: o?.signal,
+        ...exchangeOptions(o),
       });
     },
     migrate: (node, vmid, p, o) =>
@@ -133,7 +132,7 @@ export function createPveClient(options: PveClientOptions): PveClient {
         template: '/nodes/{node}/qemu/{vmid}/migrate',
         params: vm(node, vmid),
         form: { target: p.target, ...(p.online ? { online: 1 } : {}), ...(p['with-local-disks'] ? { 'with-local-disks': 1 } : {}) },
-        signal: o?.signal,
+        ...exchangeOptions(o),
       }),
     resize: (node, vmid, disk, size, o) =>
       call(S.MaybeUpidSchema, {
@@ -141,12 +140,12 @@ export function createPveClient(options: PveClientOptions): PveClient {
         template: '/nodes/{node}/qemu/{vmid}/resize',
         params: vm(node, vmid),
         form: { disk, size },
-        signal: o?.signal,
+        ...exchangeOptions(o),
       }),
     start: (node, vmid, o) =>
-      call(S.UpidSchema, { method: 'POST', template: '/nodes/{node}/qemu/{vmid}/status/start', params: vm(node, vmid), signal: o?.signal }),
+      call(S.UpidSchema, { method: 'POST', template: '/nodes/{node}/qemu/{vmid}/status/start', params: vm(node, vmid), ...exchangeOptions(o) }),
     stop: (node, vmid, o) =>
-      call(S.UpidSchema, { method: 'POST', template: '/nodes/{node}/qemu/{vmid}/status/stop', params: vm(node, vmid), signal: o?.signal }),
+      call(S.UpidSchema, { method: 'POST', template: '/nodes/{node}/qemu/{vmid}/status/stop', params: vm(node, vmid), ...exchangeOptions(o) }),
     shutdown: (node, vmid, p, o) => {
       const form: Record<string, number> = {};
       if (p.timeout !== undefined) form.timeout = p.timeout;
@@ -156,7 +155,7 @@ export function createPveClient(options: PveClientOptions): PveClient {
         template: '/nodes/{node}/qemu/{vmid}/status/shutdown',
         params: vm(node, vmid),
         form,
-        signal: o?.signal,
+        ...exchangeOptions(o),
       });
     },
     reboot: (node, vmid, p, o) =>
@@ -165,21 +164,21 @@ export function createPveClient(options: PveClientOptions): PveClient {
         template: '/nodes/{node}/qemu/{vmid}/status/reboot',
         params: vm(node, vmid),
         form: p?.timeout !== undefined ? { timeout: p.timeout } : {},
-        signal: o?.signal,
+        ...exchangeOptions(o),
       }),
     resume: (node, vmid, o) =>
       call(S.UpidSchema, {
         method: 'POST',
         template: '/nodes/{node}/qemu/{vmid}/status/resume',
         params: vm(node, vmid),
-        signal: o?.signal,
+        ...exchangeOptions(o),
       }),
     vmStatus: (node, vmid, o) =>
       call(S.VmStatusSchema, {
         method: 'GET',
         template: '/nodes/{node}/qemu/{vmid}/status/current',
         params: vm(node, vmid),
-        signal: o?.signal,
+        ...exchangeOptions(o),
       }),
     destroy: (node, vmid, o) =>
       call(S.UpidSchema, {
@@ -187,10 +186,10 @@ export function createPveClient(options: PveClientOptions): PveClient {
         template: '/nodes/{node}/qemu/{vmid}',
         params: vm(node, vmid),
         query: { purge: 1, 'destroy-unreferenced-disks': 1 },
-        signal: o?.signal,
+        ...exchangeOptions(o),
       }),
     taskStatus: (node, upid, o) =>
-      call(S.TaskStatusSchema, { method: 'GET', template: '/nodes/{node}/tasks/{upid}/status', params: { node, upid }, signal: o?.signal }),
+      call(S.TaskStatusSchema, { method: 'GET', template: '/nodes/{node}/tasks/{upid}/status', params: { node, upid }, ...exchangeOptions(o) }),
     nodeTasks: (node, q, o) =>
       call(S.TaskListSchema, {
         method: 'GET',
@@ -205,7 +204,7 @@ export function createPveClient(options: PveClientOptions): PveClient {
           limit: q?.limit,
           start: q?.start,
         },
-        signal: o?.signal,
+        ...exchangeOptions(o),
       }),
     taskLog: (node, upid, range, o) =>
       call(
@@ -215,20 +214,20 @@ export function createPveClient(options: PveClientOptions): PveClient {
           template: '/nodes/{node}/tasks/{upid}/log',
           params: { node, upid },
           query: { start: range?.start, limit: range?.limit },
-          signal: o?.signal,
+          ...exchangeOptions(o),
         },
         true,
       ),
     stopTask: async (node, upid, o) => {
       // Synchronous: Proxmox answers `{data: null}` once the signal is sent; the task's status tells how it ended.
-      await transport.send({ method: 'DELETE', template: '/nodes/{node}/tasks/{upid}', params: { node, upid }, signal: o?.signal });
+      await transport.send({ method: 'DELETE', template: '/nodes/{node}/tasks/{upid}', params: { node, upid }, ...exchangeOptions(o) });
     },
     agentNetworkInterfaces: async (node, vmid, o) => {
       const ex: Exchange = {
         method: 'GET',
         template: '/nodes/{node}/qemu/{vmid}/agent/network-get-interfaces',
         params: vm(node, vmid),
-        signal: o?.signal,
+        ...exchangeOptions(o),
       };
       const answer = await call(S.AgentNetworkAnswerSchema, ex);
       // A 200 carrying the agent's own error: its reason, not a decoding failure.
@@ -236,9 +235,9 @@ export function createPveClient(options: PveClientOptions): PveClient {
       return answer.interfaces;
     },
     network: (node, type, o) =>
-      call(S.NetworkSchema, { method: 'GET', template: '/nodes/{node}/network', params: { node }, query: { type }, signal: o?.signal }),
+      call(S.NetworkSchema, { method: 'GET', template: '/nodes/{node}/network', params: { node }, query: { type }, ...exchangeOptions(o) }),
     permissions: (path, o) =>
-      call(S.PermissionsSchema, { method: 'GET', template: '/access/permissions', query: { path }, signal: o?.signal }),
+      call(S.PermissionsSchema, { method: 'GET', template: '/access/permissions', query: { path }, ...exchangeOptions(o) }),
     // Issue 14: the template builder's endpoints (build-api.ts).
     ...templateBuildMethods(call),
     // Issue 15: Proxmox's RRD history (rrd-api.ts).

@@ -5,6 +5,7 @@
  */
 import {
   AgentRefusedError,
+  AnswerTooLargeError,
   ApiError,
   classifyApiFailure,
   isAuthenticationFailure,
@@ -56,6 +57,7 @@ export function explainPveFailure(op: string, err: unknown): ExplainedFailure {
   if (err instanceof ApiError) return { kind, message: err.describe(), hint: apiHint(err, kind) };
   if (err instanceof TlsVerificationError) return { kind, message: err.message, hint: tlsHints[err.reason] };
   if (err instanceof AgentRefusedError) return { kind, message: err.message, hint: err.hint };
+  if (err instanceof AnswerTooLargeError) return { kind, message: err.message, hint: err.hint };
   if (err instanceof TransportError) return { kind, message: err.message, hint: transportHints[err.failure] };
   if (err instanceof TokenFileError) {
     const hint =

@@ -90,6 +90,34 @@ export class ResponseShapeError extends ClassifiedError {
   }
 }
 
+/** Whole MiB, or one decimal below 10 MiB: the sizes in AnswerTooLargeError's words. */
+function mib(bytes: number): string {
+  const m = bytes / (1024 * 1024);
+  return `${m >= 10 || Number.isInteger(m) ? Math.round(m) : m.toFixed(1)} MiB`;
+}
+
+/**
+ * Issue 22: an answer over its route's size bound (answer-size.ts). The read stopped at the bound and the connection
+ * was dropped; nothing past it was kept. Transient, as a body the app cannot use is (spec entry 13's default): what
+ * sent it may be a passing fault, but what to check is the URL.
+ */
+export class AnswerTooLargeError extends ClassifiedError {
+  override readonly name = 'AnswerTooLargeError';
+  readonly failureClass = 'transient';
+  readonly hint =
+    'Check that the cluster URL points at a Proxmox VE node itself (https://host:8006), not at a proxy or another service in between; if it does, that node\'s pveproxy is misbehaving: see its log (journalctl -u pveproxy).';
+  constructor(
+    readonly call: CallSite,
+    readonly limitBytes: number,
+    /** The Content-Length it declared, or the bytes read when the read stopped. */
+    readonly sizeBytes: number,
+  ) {
+    super(
+      `Proxmox's answer to ${call.method} ${call.path} was larger than ${mib(limitBytes)}; this is not what Proxmox sends. The app stopped reading it and closed the connection.`,
+    );
+  }
+}
+
 /** A task ended with an exitstatus other than OK or WARNINGS: transient, with Proxmox's text. */
 export class TaskFailedError extends ClassifiedError {
   override readonly name = 'TaskFailedError';

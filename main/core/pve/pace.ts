@@ -39,6 +39,16 @@
  * last operation ends, not until the second-last, so a bulk's tail (one create
  * left, the node still copying) stays paced and a bulk's peak stays at 3.
  *
+ * Issue 22: a read a loop repeats (a follower, a poller, a watcher: api.ts
+ * CallOptions `loop`) is held to the pace always, busy period or not, in a
+ * lane of its own per node: the loops of one client together send a node at
+ * most `requests` reads in any window, however fast it answers and whatever
+ * it answers (a log route that always answers a full page was read 290-1,400
+ * times a second before). Only loops: a one-off request (an operation's
+ * write, a lookup) keeps the 'under-load' rule above, so a lone create is
+ * not slowed where it was not before; a loop read also takes its place in
+ * the node's ordinary window, so under load it waits for both.
+ *
  * The wait here is not part of a request's time budget (transport.ts starts
  * the timeout when the request leaves): the queue always drains at the pace,
  * whatever the node answers, so it cannot time a request out. A caller that
@@ -92,6 +102,8 @@ export interface PaceStats {
   waited: number;
   /** Requests waiting now. */
   queued: number;
+  /** Loop reads that waited in the node's loop lane (issue 22). */
+  loopWaited: number;
 }
 
 export class Pace {
@@ -108,8 +120,16 @@ export class Pace {
     if (!(options.requests >= 1) || !(options.perMs > 0)) throw new Error('pace: requests must be >= 1 and perMs > 0');
   }
 
-  /** Resolves when a request of `cls` may leave for `node`; rejects with the signal's reason if it aborts first. */
-  take(node: string, cls: PaceClass, signal?: AbortSignal): Promise<void> {
+  /**
+   * Resolves when a request of `cls` may leave for `node`; rejects with the signal's reason if it aborts first. A
+   * `loop` read first waits for its turn in the node's loop lane (see above), engaged or not.
+   */
+  async take(node: string, cls: PaceClass, signal?: AbortSignal, loop = false): Promise<void> {
+    if (loop) await this.loopLaneOf(node).take(signal);
+    return this.takeTurn(node, cls, signal);
+  }
+
+  private takeTurn(node: string, cls: PaceClass, signal?: AbortSignal): Promise<void> {
     const p = this.nodeOf(node);
     if (!this.engaged() || (this.idle(p) && this.freeAt(p, cls) <= this.now())) {
       p.sent.push(this.now());
@@ -170,9 +190,26 @@ export class Pace {
   }
 
   stats(): Record<string, PaceStats> {
+    const nodes = new Set([...this.nodes.keys(), ...this.loopLanes.keys()]);
     return Object.fromEntries(
-      [...this.nodes].map(([node, p]) => [node, { waited: p.waited, queued: ORDER.reduce((n, c) => n + p.queues[c].length, 0) }]),
+      [...nodes].map((node) => {
+        const p = this.nodes.get(node);
+        const lane = this.loopLanes.get(node);
+        const queued = (p ? ORDER.reduce((n, c) => n + p.queues[c].length, 0) : 0) + (lane?.queued ?? 0);
+        return [node, { waited: p?.waited ?? 0, queued, loopWaited: lane?.waited ?? 0 }];
+      }),
     );
+  }
+
+  private readonly loopLanes = new Map<string, LoopLane>();
+
+  private loopLaneOf(node: string): LoopLane {
+    let lane = this.loopLanes.get(node);
+    if (!lane) {
+      lane = new LoopLane(this.options.requests, this.options.perMs + (this.options.guardMs ?? 0), this.now);
+      this.loopLanes.set(node, lane);
+    }
+    return lane;
   }
 
   private idle(p: NodePace): boolean {
@@ -229,5 +266,75 @@ export class Pace {
     let p = this.nodes.get(node);
     if (!p) this.nodes.set(node, (p = { sent: [], queues: { copy: [], write: [], read: [], poll: [] }, timer: undefined, waited: 0 }));
     return p;
+  }
+}
+
+/**
+ * One node's loop lane: at most `size` sends in any `windowMs`, first come first served, always engaged. The same
+ * sliding window as the node's own (a send's turn comes back `windowMs` after it left).
+ */
+class LoopLane {
+  private readonly sent: number[] = [];
+  private readonly queue: Waiter[] = [];
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  waited = 0;
+
+  constructor(
+    private readonly size: number,
+    private readonly windowMs: number,
+    private readonly now: () => number,
+  ) {}
+
+  get queued(): number {
+    return this.queue.length;
+  }
+
+  take(signal?: AbortSignal): Promise<void> {
+    if (this.queue.length === 0 && this.freeAt() <= this.now()) {
+      this.send();
+      return Promise.resolve();
+    }
+    signal?.throwIfAborted();
+    this.waited++;
+    return new Promise<void>((resolve, reject) => {
+      const waiter: Waiter = {
+        grant: () => {
+          signal?.removeEventListener('abort', onAbort);
+          resolve();
+        },
+      };
+      const onAbort = () => {
+        const i = this.queue.indexOf(waiter);
+        if (i >= 0) this.queue.splice(i, 1);
+        reject(signal!.reason);
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      this.queue.push(waiter);
+      this.pump();
+    });
+  }
+
+  private freeAt(): number {
+    return this.sent.length < this.size ? Number.NEGATIVE_INFINITY : this.sent[this.sent.length - this.size]! + this.windowMs;
+  }
+
+  private send(): void {
+    this.sent.push(this.now());
+    while (this.sent.length > this.size) this.sent.shift();
+  }
+
+  private pump(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    while (this.queue.length > 0) {
+      const at = this.freeAt();
+      const now = this.now();
+      if (at > now) {
+        this.timer = setTimeout(() => this.pump(), Math.max(1, Math.ceil(at - now)));
+        return;
+      }
+      this.send();
+      this.queue.shift()!.grant();
+    }
   }
 }

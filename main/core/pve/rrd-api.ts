@@ -13,7 +13,7 @@ import { z } from 'zod';
 import type { CallOptions } from './api';
 import { ApiError, ClassifiedError, type CallSite } from './errors';
 import { pveNumber } from './scalars';
-import type { Exchange } from './transport';
+import { exchangeOptions, type Exchange } from './transport';
 
 export const RRD_TIMEFRAMES = ['hour', 'day', 'week', 'month', 'year'] as const;
 export type RrdTimeframe = (typeof RRD_TIMEFRAMES)[number];
@@ -118,14 +118,14 @@ export function rrdMethods(call: Call): RrdApi {
           template: '/nodes/{node}/qemu/{vmid}/rrddata',
           params: { node, vmid },
           query: { timeframe, cf },
-          signal: o?.signal,
+          ...exchangeOptions(o),
         },
         'vm',
       ),
     nodeRrd: (node, timeframe, cf, o) =>
       read(
         NodeRrdSchema,
-        { method: 'GET', template: '/nodes/{node}/rrddata', params: { node }, query: { timeframe, cf }, signal: o?.signal },
+        { method: 'GET', template: '/nodes/{node}/rrddata', params: { node }, query: { timeframe, cf }, ...exchangeOptions(o) },
         'node',
       ),
   };

@@ -242,13 +242,28 @@ export const TaskListEntrySchema = z.object({
 });
 export const TaskListSchema = z.array(TaskListEntrySchema);
 
-/** The whole task-log answer, not just `data`: Proxmox puts `total` beside it. */
+/**
+ * The placeholder Proxmox answers for an empty log: pve-common src/PVE/Tools.pm dump_logfile adds `{n: 1, t: "no
+ * content"}` with a count of 1 when the file has no line ("HACK: ExtJS store.guaranteeRange() does not like empty
+ * array"). A new task's log is empty until its worker writes; the placeholder's number is the real first line's.
+ */
+function isEmptyLogPlaceholder(data: readonly { n: number; t: string }[], total: number | undefined): boolean {
+  return data.length === 1 && data[0]!.n === 1 && data[0]!.t === 'no content' && (total === undefined || total === 1);
+}
+
+/**
+ * The whole task-log answer, not just `data`: Proxmox puts `total` beside it. An empty log's placeholder reads as no
+ * lines (issue 25): shown, it stood for a line, and the real first line, numbered 1 too, was skipped as read. A log
+ * whose only line really is `no content` reads the same way until its next line comes, as in Proxmox's own view.
+ */
 export const TaskLogAnswerSchema = z
   .object({
     data: z.array(z.object({ n: pveInteger, t: z.string() })),
     total: pveInteger.optional(),
   })
-  .transform(({ data, total }) => ({ lines: data, total: total ?? data.length }));
+  .transform(({ data, total }) =>
+    isEmptyLogPlaceholder(data, total) ? { lines: [], total: 0 } : { lines: data, total: total ?? data.length },
+  );
 
 export const AgentInterfaceSchema = z.object({
   name: z.string(),

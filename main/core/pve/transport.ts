@@ -1,14 +1,17 @@
 /**
  * One HTTPS exchange with Proxmox: auth header, per-call timeout combined
- * with the caller's signal, non-2xx to ApiError, network failures to
- * TransportError, and one debug log line per call. Knows nothing about
+ * with the caller's signal, a size bound on every answer (answer-size.ts),
+ * non-2xx to ApiError, network failures to TransportError, and one debug
+ * log line per call. Knows nothing about
  * endpoints; client.ts does.
  */
 import type { Readable } from 'node:stream';
+import type { CallOptions } from './api';
 import { Agent, request, type Dispatcher } from 'undici';
 import type { Logger } from '../../log/logger';
 import { redactSecrets } from '../../log/secrets';
 import { apiErrorFromAnswer } from './answer';
+import { answerBoundOf, readBounded } from './answer-size';
 import { createVerifyingConnector, CONNECT_TIMEOUT_MS } from './connector';
 import { NodeGate } from './node-gate';
 import { Pace, type PaceClass, type PaceOptions, type PaceStats } from './pace';
@@ -57,6 +60,13 @@ export interface Exchange {
   signal?: AbortSignal;
   /** A read no operation waits on: paced as a poll (pace.ts). */
   background?: boolean | undefined;
+  /** A read a loop repeats: held to the node's pace always (pace.ts, issue 22). */
+  loop?: boolean | undefined;
+}
+
+/** What a call's options put on its exchange: its signal, and how the pace treats it. */
+export function exchangeOptions(o: CallOptions | undefined): Pick<Exchange, 'signal' | 'background' | 'loop'> {
+  return { signal: o?.signal, background: o?.background, loop: o?.loop };
 }
 
 export interface Transport {
@@ -157,7 +167,7 @@ export function createTransport(options: TransportOptions): Transport {
       // Waiting for the node's turn (pace, then the in-flight gate) is not the request's time: both drain on
       // their own (the pace by the clock, the gate as requests end within their timeout), so the timeout below
       // counts from the moment the request leaves.
-      if (pace) await pace.take(typeof node === 'string' ? node : (apiNode ?? ''), paceClassOf(ex), ex.signal);
+      if (pace) await pace.take(typeof node === 'string' ? node : (apiNode ?? ''), paceClassOf(ex), ex.signal, ex.loop === true);
       if (typeof node === 'string') leave = await gate.enter(node, ex.signal ?? never);
       timeout = AbortSignal.timeout(timeoutMs);
       const signal = ex.signal ? AbortSignal.any([ex.signal, timeout]) : timeout;
@@ -180,7 +190,8 @@ export function createTransport(options: TransportOptions): Transport {
         dispatcher: agent,
       });
       status = res.statusCode;
-      const text = await res.body.text();
+      // Never more than the route's bound (answer-size.ts): an endless answer is refused, not buffered.
+      const text = await readBounded(res.body, res.headers['content-length'], answerBoundOf(ex.template).bytes, call);
       if (res.statusCode < 200 || res.statusCode >= 300) {
         throw apiErrorFromAnswer(res.statusCode, res.statusText, text, call);
       }

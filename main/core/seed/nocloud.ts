@@ -5,6 +5,7 @@
  * Nothing here logs or quotes the cloud-init text: error messages name the
  * problem only.
  */
+import { cloudYaml } from '../../../shared/domain/cloud-yaml';
 import { permanent } from '../provider/errors';
 import { buildIso } from './iso9660';
 import { buildVendorData } from './vendor-data';
@@ -32,15 +33,17 @@ export interface SeedRequest {
 const encoder = new TextEncoder();
 // With the u flag this matches only unpaired surrogates, which have no UTF-8 form.
 const LONE_SURROGATE = /[\uD800-\uDFFF]/u;
-// A line break would add keys to meta-data; other control characters are no hostname either.
-const CONTROL_CHARACTER = /\p{Cc}/u;
+// A line break would add keys to meta-data, and YAML 1.1 readers (cloud-init's) also break lines at U+2028 and
+// U+2029; other control characters are no hostname either; U+FFFE and U+FFFF make PyYAML refuse the whole file.
+const NOT_IN_META_DATA = /[\p{Cc}\p{Zl}\p{Zp}\uFFFE\uFFFF]/u;
 
 export function buildSeedIso(request: SeedRequest): Uint8Array {
   const { name, userData } = request;
   if (name === '') throw permanent('The seed ISO needs an instance name, and the name is empty.', 'Give the proxy a name.');
-  if (CONTROL_CHARACTER.test(name) || name.includes('/') || CONTROL_CHARACTER.test(request.instanceId ?? '')) {
+  const unwritable = (text: string) => NOT_IN_META_DATA.test(text) || LONE_SURROGATE.test(text);
+  if (unwritable(name) || name.includes('/') || unwritable(request.instanceId ?? '')) {
     throw permanent(
-      'The proxy name contains a control character or "/", which cannot go into the seed.',
+      'The proxy name contains a control character, a line break or "/", which cannot go into the seed.',
       'Use letters, digits and dashes in the proxy name.',
     );
   }
@@ -68,9 +71,12 @@ export function buildSeedIso(request: SeedRequest): Uint8Array {
   );
 }
 
-/** meta-data: the instance id (a new one makes cloud-init run again; default the name) and the hostname (the name). */
+/**
+ * meta-data: the instance id (a new one makes cloud-init run again; default the name) and the hostname (the name),
+ * both double-quoted strings (cloud-yaml.ts: plain, a proxy named `yes` or `off` is a boolean to cloud-init).
+ */
 export function metaData(name: string, instanceId: string = name): string {
-  return `instance-id: ${instanceId}\nlocal-hostname: ${name}\n`;
+  return cloudYaml({ 'instance-id': instanceId, 'local-hostname': name });
 }
 
 /** The seed's file name on the ISO storage; Proxmox's upload requires the .iso suffix (F12). */

@@ -193,7 +193,7 @@ interface Run {
 async function waitTask(run: Run, upid: string, budgetMs: number): Promise<void> {
   const { node } = parseUpid(upid);
   const exitstatus = await pollUntil({ schedule: run.budgets, budgetMs, what: `task ${upid}`, signal: run.signal }, async () => {
-    const status = await run.ctx.api.taskStatus(node, upid, { signal: run.signal });
+    const status = await run.ctx.api.taskStatus(node, upid, { signal: run.signal, loop: true });
     return status.status === 'stopped' ? (status.exitstatus ?? '') : undefined;
   });
   if (!taskSucceeded(exitstatus)) throw new TaskFailedError(upid, exitstatus);
@@ -222,11 +222,11 @@ async function runningDownload(run: Run, fileName: string): Promise<string | und
 }
 
 /** The build's own VM: at the journaled or asked VMID, or by name, recognised by the build id in its description. */
-async function findOwnVm(run: Run, name: string): Promise<{ node: string; vmid: number; config: VmConfig } | undefined> {
-  const resources = await run.ctx.api.clusterResources('vm', { signal: run.signal });
+async function findOwnVm(run: Run, name: string, loop = false): Promise<{ node: string; vmid: number; config: VmConfig } | undefined> {
+  const resources = await run.ctx.api.clusterResources('vm', { signal: run.signal, loop });
   const candidates = resources.filter((r) => r.vmid !== undefined && r.node && (r.vmid === run.vmid || r.name === name));
   for (const r of candidates) {
-    const config = await run.ctx.api.vmConfig(r.node!, r.vmid!, { signal: run.signal }).catch(() => undefined);
+    const config = await run.ctx.api.vmConfig(r.node!, r.vmid!, { signal: run.signal, loop }).catch(() => undefined);
     if (config && buildIdOf(config.description) === run.request.buildId) return { node: r.node!, vmid: r.vmid!, config };
   }
   return undefined;
@@ -433,7 +433,7 @@ async function ensureVm(
       const after = await pollUntil(
         { schedule: run.budgets, budgetMs: run.budgets.createMs, what: `the earlier create of VM ${vmid}`, signal: run.signal },
         async () => {
-          const again = await findOwnVm(run, pf.name);
+          const again = await findOwnVm(run, pf.name, true);
           return again === undefined ? null : again.config.lock ? undefined : again;
         },
       );

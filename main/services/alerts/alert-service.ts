@@ -216,7 +216,7 @@ export function createAlertService(options: AlertServiceOptions): AlertService {
       if (acknowledged.rule === 'egress-address-changed' && acknowledged.resolvedAt === undefined) {
         const vmid = Number(acknowledged.target.replace(/^vm:/, ''));
         proxies.accepted(acknowledged.clusterId, vmid);
-        const resolved = options.history.recentAlerts(acknowledged.raisedAt - 1, RECENT_LIMIT).find((a) => a.id === id);
+        const resolved = options.history.recentAlerts(acknowledged.raisedAt - 1, RECENT_LIMIT).find((a) => a.id === acknowledged.id);
         if (resolved) view = viewOf({ ...resolved, acknowledgedAt: acknowledged.acknowledgedAt });
       }
       // Every window (the other Electron window, a browser-mode page) takes it out of its list's count and its Nav badge.

@@ -61,7 +61,7 @@ function catalogueVmids(cluster: Cluster): { key: string; vmid: number }[] {
 }
 
 export async function judgeCatalogue(cluster: Cluster, signal?: AbortSignal): Promise<CatalogueVerdict[]> {
-  const resources = await cluster.api.clusterResources('vm', { signal });
+  const resources = await cluster.api.clusterResources('vm', { signal, loop: true });
   const needs = needsOf(cluster);
   const judged = new Map<number, CatalogueVerdict>();
   const verdicts: CatalogueVerdict[] = [];
@@ -75,7 +75,7 @@ export async function judgeCatalogue(cluster: Cluster, signal?: AbortSignal): Pr
     let verdict: CatalogueVerdict;
     if (!vm) verdict = TemplateRules.missing(key, vmid);
     else {
-      const config = await cluster.api.vmConfig(vm.node!, vmid, { signal });
+      const config = await cluster.api.vmConfig(vm.node!, vmid, { signal, loop: true });
       const doctor = templateVerdict(vmid, vm.node!, config, needs);
       verdict = { key, vmid, node: vm.node!, problems: doctor.problems.map((p) => ({ code: p.code, message: p.message, fix: p.fix })) };
     }

@@ -5,11 +5,14 @@
  * again: the same request would be refused the same way.
  *
  * The request's headers hold the target's token; no error text is built
- * from them, and any text the server sent back passes the redactor.
+ * from them. Of the answer, at most MAX_ANSWER_BYTES are read (a 2xx's body
+ * is not needed, a refusal's only for its reason), and only the sanitised
+ * reason of webhook-answer.ts, secrets cut, reaches an error.
  */
 import { Agent, request, type Dispatcher } from 'undici';
 import { AppError } from '../../errors/app-error';
-import { redactSecrets } from '../../log/secrets';
+import { readAtMost } from '../../net/read-at-most';
+import { answerReason, MAX_ANSWER_BYTES } from './webhook-answer';
 import type { WebhookRequest } from './webhook-formats';
 
 export interface SendPolicy {
@@ -76,9 +79,11 @@ async function attemptOnce(
       headersTimeout: timeoutMs,
       bodyTimeout: timeoutMs,
     });
-    const text = (await res.body.text()).slice(0, 300);
+    // Read even for a 2xx (a small body left unread would hold the kept-alive connection), never past the bound.
+    const body = await readAtMost(res.body, MAX_ANSWER_BYTES);
     if (res.statusCode >= 200 && res.statusCode < 300) return res.statusCode;
-    return answerFailure(res.statusCode, host, redactSecrets(text.trim()));
+    const type = res.headers['content-type'];
+    return answerFailure(res.statusCode, host, answerReason(Array.isArray(type) ? type[0] : type, body));
   } catch (e) {
     const code = (e as { code?: string }).code ?? (e as Error).name;
     if (timeout.aborted || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || code === 'UND_ERR_CONNECT_TIMEOUT') {
@@ -106,8 +111,8 @@ async function attemptOnce(
   }
 }
 
-function answerFailure(status: number, host: string, text: string): AppError {
-  const said = text ? ` It said: ${text}` : '';
+function answerFailure(status: number, host: string, reason: string | undefined): AppError {
+  const said = reason ? ` It said: "${reason}".` : '';
   if (status === 429 || status >= 500) {
     return new AppError(
       'transient',

@@ -10,15 +10,19 @@
  * the target says its token must be entered again and alerts skip it.
  * Decrypted tokens stay in memory, registered with the log redactor, and
  * never cross IPC: the renderer sees only `hasSecret` and where it is kept.
+ * A held token is only sent to the origin (scheme, host, port) it was saved
+ * for: moving the target elsewhere needs it again (secrets/secret-origin.ts).
  */
 import { randomUUID } from 'node:crypto';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { z } from 'zod';
 import { WebhookFormat, WebhookSecretStorage, type SaveWebhookTargetInput, type WebhookTarget } from '../../../shared/channels/alerts';
 import { AppError } from '../../errors/app-error';
 import type { Logger } from '../../log/logger';
 import { readPrivateJson, writePrivateJson } from '../../files/private-json-file';
+import { saveFailure, writeFailure } from '../profiles/unwritable';
 import { SealedSecret, SecretKeeper } from '../secrets/secret-keeper';
+import { refuseMovedSecret } from '../secrets/secret-origin';
 import type { SecretVault } from '../secrets/vault';
 
 export const WEBHOOK_TARGETS_FILE = 'alert-targets.json';
@@ -82,8 +86,16 @@ export function createWebhookTargetStore(options: { dataDir?: string; vault: Sec
     return (path && readPrivateJson(path, TargetsFile, log)?.targets) || [];
   }
 
+  /** Writes the file, then memory; a failed write changes nothing and says why as a profile save does (unwritable.ts). */
   function commit(next: StoredTarget[]): void {
-    if (path) writePrivateJson(path, { version: 1, targets: next });
+    if (path) {
+      try {
+        writePrivateJson(path, { version: 1, targets: next });
+      } catch (err) {
+        log.error('webhook targets file not written', { file: path, code: (err as NodeJS.ErrnoException).code ?? 'error' });
+        throw writeFailure(err, dirname(path), { what: 'The webhook targets file', path });
+      }
+    }
     targets = next;
   }
 
@@ -126,6 +138,10 @@ export function createWebhookTargetStore(options: { dataDir?: string; vault: Sec
       if (!existing && targets.length >= MAX_TARGETS) {
         throw new AppError('invalid-input', `At most ${MAX_TARGETS} webhook targets.`, 'Remove one you no longer use first.');
       }
+      // A held token stays with the server it was saved for (secret-origin.ts): another origin needs it again.
+      if (existing && !input.secret && !input.clearSecret && storageOf(existing) && !tokenGone(existing)) {
+        refuseMovedSecret(existing.url, input.url, 'token');
+      }
       const id = existing?.id ?? randomUUID();
       const before = existing && !input.clearSecret ? storageOf(existing) : undefined;
       let secret = input.clearSecret ? undefined : existing?.secret;
@@ -146,7 +162,8 @@ export function createWebhookTargetStore(options: { dataDir?: string; vault: Sec
           storage = input.secretStorage;
         }
       } catch (e) {
-        throw forWebhookForm(e);
+        // In browser mode the vault's key file is written at the first token: a full or read-only disk is said in words.
+        throw (options.dataDir && saveFailure(e, options.dataDir)) || forWebhookForm(e);
       }
       if (storage === 'session') secret = undefined; // the file never holds a session token
       if (input.format === 'gotify' && !storage) {

@@ -7,7 +7,7 @@ import { hasUserInfo, ProfileSchema, type TlsChoice, type TokenSource } from '..
 import { AppError } from '../../errors/app-error';
 import { registerSecret } from '../../log/secrets';
 import type { DoctorRunInput } from '../../../shared/channels/doctor';
-import { movedTokenMessage, serverOf } from '../../../shared/domain/profile';
+import { refuseMovedSecret } from '../secrets/secret-origin';
 import type { DoctorConnection, ResolveProfileConnection } from './ports';
 
 export interface ResolvedConnection extends Omit<DoctorConnection, 'tls'> {
@@ -50,10 +50,7 @@ async function profileConnection(
  */
 function refuseMovedToken(url: string, profile: DoctorConnection, input: DoctorRunInput): void {
   if (input.secret) return;
-  if (serverOf(url) !== serverOf(profile.url)) {
-    const { message, hint } = movedTokenMessage(url);
-    throw new AppError('invalid-input', message, hint, 'secret');
-  }
+  refuseMovedSecret(profile.url, url, 'token secret');
   // Nor to the same server under a weaker or other trust (say, no verification) than the one it was saved with.
   if (input.tls !== undefined && tlsKey(input.tls) !== tlsKey(profile.tls)) {
     const host = new URL(url).host;

@@ -13,12 +13,19 @@
  * A write failing at runtime (SQLITE_FULL, the disk gone) is logged once,
  * keeps the queue for a later retry (bounded: the oldest are dropped past
  * maxPending) and never throws to the caller (write-queue.ts).
+ *
+ * A file another program holds locked through the tries at start (open-file.ts
+ * `locked`) is tried again in the background, without waiting on its lock,
+ * after 1 s and then at doubling intervals up to a minute, for 30 minutes in
+ * all; the session meanwhile runs in an in-memory database, and once the file
+ * opens every row of the session moves into it in one transaction (alert ids
+ * kept), so a restart finds everything recorded. status() says which it is.
  */
 import { statSync } from 'node:fs';
 import { DEFAULT_HISTORY_RETENTION_DAYS } from '../../../shared/domain/profile';
 import type { Logger } from '../../log/logger';
 import { memoryHistoryStore } from './memory-store';
-import { openHistoryFile, type OpenedHistoryFile } from './open-file';
+import { closeQuietly, describe, isLocked, openHistoryFile, reopenHistoryFile, type OpenedHistoryFile } from './open-file';
 import { SCHEMA_VERSION } from './schema';
 import { createWriteGuard, createWriteQueue } from './write-queue';
 import type { DatabaseSync, StatementSync } from './sqlite-module';
@@ -40,12 +47,17 @@ export interface HistoryDatabaseOptions {
   retentionIntervalMs?: number;
   /** Records kept for retry while writes fail; the oldest are dropped past it. Default 20 × batchSize. */
   maxPending?: number;
+  /** A file locked at start is tried again after this, then at doubling intervals up to a minute; default 1000 ms. */
+  reopenIntervalMs?: number;
+  /** How long those tries go on before the session stays in memory until restart; default 30 minutes. */
+  reopenForMs?: number;
   logger: Logger;
   now?: () => number;
 }
 
 const DAY_MS = 86_400_000;
 const HOUR_MS = 3_600_000;
+const MINUTE_MS = 60_000;
 
 const STAGES = ['connect', 'handshake', 'request'] as const;
 const ORIGINS = ['scheduled', 'manual'] as const;
@@ -62,6 +74,15 @@ interface CheckRow {
   problem: string | null;
   stage: number | null;
   origin: number;
+}
+
+type SessionCheckRow = CheckRow & { cluster: string };
+interface SessionNodeHealthRow {
+  cluster: string;
+  node: string;
+  at: number;
+  reason: string;
+  latency_ms: number | null;
 }
 
 interface AlertRow {
@@ -106,34 +127,8 @@ function alertFromRow(row: AlertRow): AlertRecord {
 
 const byAt = (a: { at: number }, b: { at: number }) => a.at - b.at;
 
-export function openHistoryDatabase(options: HistoryDatabaseOptions): HistoryDatabase {
-  const now = options.now ?? Date.now;
-  const logger = options.logger;
-  const batchSize = Math.max(1, options.batchSize ?? 200);
-  const flushIntervalMs = options.flushIntervalMs ?? 2000;
-  const maxPending = Math.max(batchSize, options.maxPending ?? batchSize * 20);
-  let retentionDays = options.retentionDays ?? DEFAULT_HISTORY_RETENTION_DAYS;
-
-  let opened: OpenedHistoryFile;
-  try {
-    opened = openHistoryFile(options.file, now());
-  } catch (error) {
-    // Only a runtime without node:sqlite gets here: open-file.ts turns every file problem into a status.
-    const degraded = `the history database is not available (${(error as Error).message})`;
-    logger.warn('history is kept in memory until restart', { reason: degraded });
-    return memoryHistoryStore(degraded, { retentionDays, now });
-  }
-  const db: DatabaseSync = opened.db;
-  if (opened.movedAside) {
-    logger.warn('history database was unusable and was moved aside; a fresh one was created', {
-      movedTo: opened.movedAside.path,
-      reason: opened.movedAside.reason,
-    });
-  }
-  if (opened.degraded)
-    logger.warn('history database could not be opened; history is kept in memory until restart', { reason: opened.degraded });
-
-  const sql = {
+function prepareStatements(db: DatabaseSync) {
+  return {
     proxyId: db.prepare('SELECT id FROM proxies WHERE cluster = ? AND vmid = ?'),
     addProxy: db.prepare('INSERT INTO proxies (cluster, vmid) VALUES (?, ?)'),
     addressId: db.prepare('SELECT id FROM addresses WHERE address = ?'),
@@ -164,7 +159,24 @@ export function openHistoryDatabase(options: HistoryDatabaseOptions): HistoryDat
     nodeHealth: db.prepare('SELECT at, reason, latency_ms FROM node_health WHERE node = ? AND at BETWEEN ? AND ? ORDER BY at, seq'),
     openAlert: db.prepare('SELECT * FROM alerts WHERE rule = ? AND cluster = ? AND target = ? AND resolved_at IS NULL'),
     alertById: db.prepare('SELECT * FROM alerts WHERE id = ?'),
-    insertAlert: db.prepare('INSERT INTO alerts (rule, cluster, target, label, raised_at, reason, hint) VALUES (?, ?, ?, ?, ?, ?, ?)'),
+    // The next id above both the highest one and the floor (0 in a file: what SQLite would pick itself).
+    insertAlert: db.prepare(
+      `INSERT INTO alerts (id, rule, cluster, target, label, raised_at, reason, hint)
+       VALUES (max(coalesce((SELECT max(id) FROM alerts), 0), ?8) + 1, ?1, ?2, ?3, ?4, ?5, ?6, ?7)`,
+    ),
+    carryAlert: db.prepare(
+      `INSERT INTO alerts (id, rule, cluster, target, label, raised_at, resolved_at, acknowledged_at, reason, hint)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ),
+    nextAlertId: db.prepare('SELECT coalesce(max(id), 0) + 1 AS id FROM alerts'),
+    allChecks: db.prepare(
+      `SELECT p.cluster, p.vmid, c.at, c.ok, c.latency_ms, c.http_status, a.address, c.problem, c.stage, c.origin
+       FROM checks c JOIN proxies p ON p.id = c.proxy LEFT JOIN addresses a ON a.id = c.egress ORDER BY c.at, c.seq`,
+    ),
+    allNodeHealth: db.prepare(
+      'SELECT n.cluster, n.node, h.at, h.reason, h.latency_ms FROM node_health h JOIN nodes n ON n.id = h.node ORDER BY h.at, h.seq',
+    ),
+    allAlerts: db.prepare('SELECT * FROM alerts ORDER BY raised_at, id'),
     resolveAlert: db.prepare('UPDATE alerts SET resolved_at = ? WHERE id = ?'),
     acknowledgeAlert: db.prepare('UPDATE alerts SET acknowledged_at = ? WHERE id = ? AND acknowledged_at IS NULL'),
     openAlerts: db.prepare('SELECT * FROM alerts WHERE resolved_at IS NULL ORDER BY raised_at DESC, id DESC'),
@@ -178,11 +190,54 @@ export function openHistoryDatabase(options: HistoryDatabaseOptions): HistoryDat
     deleteNodeHealth: db.prepare('DELETE FROM node_health WHERE node = ? AND at < ?'),
     deleteResolvedAlerts: db.prepare('DELETE FROM alerts WHERE resolved_at IS NOT NULL AND resolved_at < ?'),
   } satisfies Record<string, StatementSync>;
+}
 
-  // Id caches: a proxy, node or address is looked up once per process, not per record.
+export function openHistoryDatabase(options: HistoryDatabaseOptions): HistoryDatabase {
+  const now = options.now ?? Date.now;
+  const logger = options.logger;
+  const batchSize = Math.max(1, options.batchSize ?? 200);
+  const flushIntervalMs = options.flushIntervalMs ?? 2000;
+  const maxPending = Math.max(batchSize, options.maxPending ?? batchSize * 20);
+  let retentionDays = options.retentionDays ?? DEFAULT_HISTORY_RETENTION_DAYS;
+
+  let opened: OpenedHistoryFile;
+  try {
+    opened = openHistoryFile(options.file, now());
+  } catch (error) {
+    // Only a runtime without node:sqlite gets here: open-file.ts turns every file problem into a status.
+    const degraded = `the history database is not available (${(error as Error).message})`;
+    logger.warn('history is kept in memory until restart', { reason: degraded });
+    return memoryHistoryStore(degraded, { retentionDays, now });
+  }
+  if (opened.movedAside) {
+    logger.warn('history database was unusable and was moved aside; a fresh one was created', {
+      movedTo: opened.movedAside.path,
+      reason: opened.movedAside.reason,
+    });
+  }
+  if (opened.degraded)
+    logger.warn(
+      opened.locked
+        ? 'history database is locked by another program; history is kept in memory and moved into the file once it is free'
+        : 'history database could not be opened; history is kept in memory until restart',
+      { reason: opened.degraded },
+    );
+
+  let db: DatabaseSync = opened.db;
+  // A session in memory numbers its alerts from its start time in microseconds: ids no file holds yet, so they can be
+  // kept when the session's rows move into the file (a window showing an alert keeps acting on the same id).
+  let alertIdFloor = opened.onDisk ? 0 : now() * 1000;
+  let sql = prepareStatements(db);
+
+  // Id caches: a proxy, node or address is looked up once per database, not per record.
   const proxyIds = new Map<string, number>();
   const nodeIds = new Map<string, number>();
   const addressIds = new Map<string, number>();
+  const clearIdCaches = () => {
+    proxyIds.clear();
+    nodeIds.clear();
+    addressIds.clear();
+  };
 
   function internedId(
     cache: Map<string, number>,
@@ -245,9 +300,7 @@ export function openHistoryDatabase(options: HistoryDatabaseOptions): HistoryDat
       } catch (error) {
         if (db.isTransaction) db.exec('ROLLBACK');
         // Ids cached inside the rolled-back transaction no longer exist.
-        proxyIds.clear();
-        nodeIds.clear();
-        addressIds.clear();
+        clearIdCaches();
         throw error;
       }
     },
@@ -297,6 +350,124 @@ export function openHistoryDatabase(options: HistoryDatabaseOptions): HistoryDat
   applyRetention(now());
   const retentionTimer = setInterval(() => applyRetention(now()), options.retentionIntervalMs ?? HOUR_MS);
   retentionTimer.unref();
+
+  // ---- A file another program held locked at start: tried again in the background, the session's rows moved in. ----
+  const reopenIntervalMs = Math.max(1, options.reopenIntervalMs ?? 1000);
+  const reopenForMs = options.reopenForMs ?? 30 * MINUTE_MS;
+  /** Alerts whose id changed when the session moved into the file (continued by the file's open alert, or id taken). */
+  const movedAlertIds = new Map<number, number>();
+  let reopenTimer: NodeJS.Timeout | undefined;
+  let reopenTries = 0;
+  let reopenWaitedMs = 0;
+
+  /** Copies this session's rows from memory into the file in one transaction, then works on the file. */
+  function moveSessionInto(file: DatabaseSync): void {
+    queue.flush(); // into the memory database: it never refuses
+    const memory = { db, sql };
+    const checks = (sql.allChecks.all() as unknown as SessionCheckRow[]).map((row) => checkFromRow(row.cluster, row));
+    const health = (sql.allNodeHealth.all() as unknown as SessionNodeHealthRow[]).map((row): NodeHealthRecord => {
+      const record: NodeHealthRecord = { clusterId: row.cluster, node: row.node, at: row.at, reason: row.reason };
+      if (row.latency_ms !== null) record.latencyMs = row.latency_ms;
+      return record;
+    });
+    const alerts = (sql.allAlerts.all() as unknown as AlertRow[]).map(alertFromRow);
+    db = file;
+    sql = prepareStatements(file);
+    clearIdCaches();
+    const moved = new Map<number, number>();
+    try {
+      file.exec('BEGIN');
+      for (const record of checks) writeOne({ kind: 'check', record });
+      for (const record of health) writeOne({ kind: 'node', record });
+      for (const alert of alerts) {
+        const id = carryAlert(alert);
+        if (id !== alert.id) moved.set(alert.id, id);
+      }
+      file.exec('COMMIT');
+    } catch (error) {
+      if (file.isTransaction) file.exec('ROLLBACK');
+      ({ db, sql } = memory);
+      clearIdCaches();
+      throw error;
+    }
+    for (const [from, to] of moved) movedAlertIds.set(from, to);
+    memory.db.close();
+    alertIdFloor = 0;
+    opened = { db: file, onDisk: true, ...(opened.movedAside ? { movedAside: opened.movedAside } : {}) };
+    logger.info("history database is free again; this session's history was moved into it", {
+      checks: checks.length,
+      nodeHealth: health.length,
+      alerts: alerts.length,
+      tries: reopenTries,
+    });
+    applyRetention(now());
+  }
+
+  /**
+   * One alert of the session into the file. The file's open alert for the same rule and target (from before this
+   * session) is the same condition: it goes on, taking this session's resolve and acknowledge, instead of a second one.
+   */
+  function carryAlert(alert: AlertRecord): number {
+    const open = sql.openAlert.get(alert.rule, alert.clusterId, alert.target) as AlertRow | undefined;
+    if (open) {
+      if (alert.resolvedAt !== undefined) sql.resolveAlert.run(alert.resolvedAt, open.id);
+      if (alert.acknowledgedAt !== undefined) sql.acknowledgeAlert.run(alert.acknowledgedAt, open.id);
+      return open.id;
+    }
+    const id = sql.alertById.get(alert.id) ? (sql.nextAlertId.get() as { id: number }).id : alert.id;
+    sql.carryAlert.run(
+      id,
+      alert.rule,
+      alert.clusterId,
+      alert.target,
+      alert.label,
+      alert.raisedAt,
+      alert.resolvedAt ?? null,
+      alert.acknowledgedAt ?? null,
+      alert.reason,
+      alert.hint,
+    );
+    return id;
+  }
+
+  /** Tries the file once without waiting for its lock; answers whether the session is on it now. */
+  function tryReopen(): boolean {
+    reopenTries++;
+    let file: DatabaseSync | undefined;
+    try {
+      file = reopenHistoryFile(options.file);
+      moveSessionInto(file);
+      return true;
+    } catch (error) {
+      if (file && file !== db) closeQuietly(file);
+      if (!isLocked(error)) stopReopening(`${options.file} could not be opened once it was free: ${describe(error)}`, error);
+      return false;
+    }
+  }
+
+  function stopReopening(degraded: string, error?: unknown): void {
+    opened = { ...opened, locked: false, degraded };
+    logger.warn('history database is not tried again; history is kept in memory until restart', {
+      reason: degraded,
+      ...(error ? { error: describe(error) } : {}),
+    });
+  }
+
+  function scheduleReopen(): void {
+    if (!opened.locked || closed) return;
+    const delay = Math.min(reopenIntervalMs * 2 ** Math.min(reopenTries, 16), MINUTE_MS);
+    if (reopenWaitedMs + delay > reopenForMs) {
+      stopReopening(`${options.file} stayed locked by another program for ${Math.round(reopenWaitedMs / 1000)} s after the start`);
+      return;
+    }
+    reopenWaitedMs += delay;
+    reopenTimer = setTimeout(() => {
+      reopenTimer = undefined;
+      if (!closed && !tryReopen()) scheduleReopen();
+    }, delay);
+    reopenTimer.unref();
+  }
+  scheduleReopen();
 
   const store: HistoryDatabase = {
     get retentionDays() {
@@ -386,8 +557,16 @@ export function openHistoryDatabase(options: HistoryDatabaseOptions): HistoryDat
       let created: AlertRecord | undefined;
       guard.run('raiseAlert', () => {
         const id = Number(
-          sql.insertAlert.run(alert.rule, alert.clusterId, alert.target, alert.label, alert.raisedAt, alert.reason, alert.hint)
-            .lastInsertRowid,
+          sql.insertAlert.run(
+            alert.rule,
+            alert.clusterId,
+            alert.target,
+            alert.label,
+            alert.raisedAt,
+            alert.reason,
+            alert.hint,
+            alertIdFloor,
+          ).lastInsertRowid,
         );
         created = { ...alert, id };
       });
@@ -411,7 +590,8 @@ export function openHistoryDatabase(options: HistoryDatabaseOptions): HistoryDat
       return { ...alertFromRow(open), resolvedAt: at };
     },
 
-    acknowledgeAlert(id, at) {
+    acknowledgeAlert(requestedId, at) {
+      const id = movedAlertIds.get(requestedId) ?? requestedId;
       const unsaved = [...unsavedOpenAlerts.values()].find((a) => a.id === id);
       if (unsaved) {
         unsaved.acknowledgedAt ??= at;
@@ -456,11 +636,16 @@ export function openHistoryDatabase(options: HistoryDatabaseOptions): HistoryDat
       };
       if (opened.movedAside) status.movedAside = opened.movedAside;
       if (opened.degraded) status.degraded = opened.degraded;
+      if (opened.locked) status.reopening = true;
       return status;
     },
 
     close() {
       if (closed) return;
+      clearTimeout(reopenTimer);
+      // A last try, so a lock that cleared since the last one still gets this session's history.
+      if (opened.locked && !tryReopen())
+        logger.warn('history of this session not written: its file stayed locked by another program', { file: options.file });
       flush();
       closed = true;
       queue.close();

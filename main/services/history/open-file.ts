@@ -4,9 +4,17 @@
  * this build knows is moved aside (history.sqlite.corrupt-<timestamp>, with
  * its -wal and -shm) and a fresh one is created; if even that fails
  * (read-only folder, full disk) the history runs in memory and says why.
+ *
+ * A file another process holds locked (a second copy of the app, the sqlite3
+ * shell in exclusive locking mode) is healthy: it is left alone, tried again
+ * a few times at start, and if still locked the history runs in memory with
+ * `locked` set, so history-db.ts keeps trying it in the background
+ * (reopenHistoryFile) and moves the session's rows into it once it opens.
  */
-import { chmodSync, existsSync, renameSync } from 'node:fs';
+import { accessSync, chmodSync, constants, existsSync, renameSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { PRIVATE_FILE_MODE } from '../../files/data-dir';
+import { unwritableCode, whyUnwritable } from '../profiles/unwritable';
 import { loadSqlite, type DatabaseSync } from './sqlite-module';
 import { migrate, schemaVersion, SCHEMA_VERSION } from './schema';
 
@@ -16,6 +24,8 @@ export interface OpenedHistoryFile {
   onDisk: boolean;
   movedAside?: { path: string; reason: string };
   degraded?: string;
+  /** The file is there and healthy but another process held it locked through every attempt at start. */
+  locked?: boolean;
 }
 
 /**
@@ -26,14 +36,24 @@ export interface OpenedHistoryFile {
 const BUSY_TIMEOUT_MS = 1000;
 
 /**
+ * Opens tried at start while the file is locked, each waiting out the busy
+ * timeout: a lock held for a second or so (another program's short
+ * transaction) is waited for; a longer one is left to the background reopen.
+ * SQLite returns some busy states without calling its busy handler (a WAL
+ * being recovered: sqlite.org/rescode.html#busy_recovery), so it is the
+ * whole open that is tried again, not just one statement.
+ */
+const START_ATTEMPTS = 2;
+
+/**
  * WAL: a writer never blocks a reader and a commit appends to the -wal file
  * instead of rewriting pages. synchronous=NORMAL: in WAL mode a commit is not
  * fsync'd, only checkpoints are; a power cut can lose the last commits but
  * never corrupts the file (sqlite.org/pragma.html#pragma_synchronous), which
  * is the right trade for monitoring history written every few seconds.
  */
-function configure(db: DatabaseSync, onDisk: boolean): void {
-  db.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
+function configure(db: DatabaseSync, onDisk: boolean, busyTimeoutMs = BUSY_TIMEOUT_MS): void {
+  db.exec(`PRAGMA busy_timeout = ${busyTimeoutMs}`);
   if (onDisk) {
     const mode = db.prepare('PRAGMA journal_mode = WAL').get() as { journal_mode?: string } | undefined;
     if (mode?.journal_mode !== 'wal') throw new Error(`could not switch to WAL (journal_mode ${mode?.journal_mode ?? '?'})`);
@@ -51,7 +71,7 @@ function unusableReason(db: DatabaseSync): string | undefined {
   return undefined;
 }
 
-function describe(error: unknown): string {
+export function describe(error: unknown): string {
   if (error instanceof Error) {
     const code = (error as { code?: unknown; errcode?: unknown }).errcode ?? (error as { code?: unknown }).code;
     return code !== undefined ? `${error.message} (${String(code)})` : error.message;
@@ -59,7 +79,22 @@ function describe(error: unknown): string {
   return String(error);
 }
 
-function closeQuietly(db: DatabaseSync | undefined): void {
+/**
+ * The error in words, with the folder's problem when it is the folder (SQLite says only "unable to open database
+ * file" for a read-only disk: it cannot make the -wal and -shm files beside the database).
+ */
+function describeAt(file: string, error: unknown): string {
+  const dir = dirname(file);
+  try {
+    accessSync(dir, constants.W_OK);
+    return describe(error);
+  } catch (e) {
+    const code = unwritableCode(e);
+    return code ? `${describe(error)}: ${whyUnwritable(code, dir)}` : describe(error);
+  }
+}
+
+export function closeQuietly(db: DatabaseSync | undefined): void {
   try {
     db?.close();
   } catch {
@@ -67,11 +102,11 @@ function closeQuietly(db: DatabaseSync | undefined): void {
   }
 }
 
-function openFile(file: string): DatabaseSync {
+function openFile(file: string, busyTimeoutMs = BUSY_TIMEOUT_MS): DatabaseSync {
   const { DatabaseSync } = loadSqlite();
   const db = new DatabaseSync(file);
   try {
-    configure(db, true);
+    configure(db, true, busyTimeoutMs);
     const reason = unusableReason(db);
     if (reason) throw new UnusableFileError(reason);
     migrate(db);
@@ -92,6 +127,17 @@ class UnusableFileError extends Error {}
 
 /** SQLITE_CORRUPT and SQLITE_NOTADB (sqlite.org/rescode.html): the bytes are bad, not the moment. */
 const CORRUPT_CODES = new Set([11, 26]);
+/** SQLITE_BUSY and SQLITE_LOCKED: another connection holds a lock the open needs; the moment is bad, not the file. */
+const LOCKED_CODES = new Set([5, 6]);
+
+const primaryCode = (error: unknown): number | undefined => {
+  const errcode = (error as { errcode?: unknown } | undefined)?.errcode;
+  return typeof errcode === 'number' ? errcode & 0xff : undefined;
+};
+
+export function isLocked(error: unknown): boolean {
+  return LOCKED_CODES.has(primaryCode(error) ?? -1);
+}
 
 /**
  * Whether the error says the file itself is bad. A busy lock, a full disk or a
@@ -100,8 +146,7 @@ const CORRUPT_CODES = new Set([11, 26]);
  */
 function fileIsBad(error: unknown): boolean {
   if (error instanceof UnusableFileError) return true;
-  const errcode = (error as { errcode?: unknown } | undefined)?.errcode;
-  return typeof errcode === 'number' && CORRUPT_CODES.has(errcode & 0xff);
+  return CORRUPT_CODES.has(primaryCode(error) ?? -1);
 }
 
 /** Moves the file and its -wal/-shm aside; returns the new main path. */
@@ -122,15 +167,45 @@ function openInMemory(): DatabaseSync {
   return db;
 }
 
+/** The first open, tried again while another process holds the file locked (START_ATTEMPTS in all). */
+function openAtStart(file: string): DatabaseSync {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return openFile(file);
+    } catch (error) {
+      if (attempt >= START_ATTEMPTS || !isLocked(error)) throw error;
+    }
+  }
+}
+
+/**
+ * One more try at a file that was locked, without waiting for the lock (the
+ * main thread must not sleep in the busy handler from a timer); once open it
+ * waits for locks like any open. Throws what the open threw.
+ */
+export function reopenHistoryFile(file: string): DatabaseSync {
+  const db = openFile(file, 0);
+  db.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
+  return db;
+}
+
 export function openHistoryFile(file: string, now: number): OpenedHistoryFile {
   if (file === ':memory:') return { db: openInMemory(), onDisk: false };
   let movedAside: OpenedHistoryFile['movedAside'];
   try {
-    return { db: openFile(file), onDisk: true };
+    return { db: openAtStart(file), onDisk: true };
   } catch (error) {
     const reason = error instanceof UnusableFileError ? error.message : `could not be read: ${describe(error)}`;
+    if (existsSync(file) && isLocked(error)) {
+      return {
+        db: openInMemory(),
+        onDisk: false,
+        locked: true,
+        degraded: `${file} could not be opened: it is locked by another program (${describe(error)})`,
+      };
+    }
     if (existsSync(file) && !fileIsBad(error)) {
-      return { db: openInMemory(), onDisk: false, degraded: `${file} could not be opened: ${describe(error)}` };
+      return { db: openInMemory(), onDisk: false, degraded: `${file} could not be opened: ${describeAt(file, error)}` };
     }
     if (existsSync(file)) {
       try {
@@ -139,7 +214,7 @@ export function openHistoryFile(file: string, now: number): OpenedHistoryFile {
         return { db: openInMemory(), onDisk: false, degraded: `${file} ${reason}, and could not be moved aside: ${describe(moveError)}` };
       }
     } else {
-      return { db: openInMemory(), onDisk: false, degraded: `${file} could not be created: ${describe(error)}` };
+      return { db: openInMemory(), onDisk: false, degraded: `${file} could not be created: ${describeAt(file, error)}` };
     }
   }
   try {

@@ -43,12 +43,7 @@ export interface NodeHealthRecord {
 
 /** The alert rules a home lab wants; each has a user-settable threshold. */
 export type AlertRuleId =
-  | 'proxy-not-running'
-  | 'egress-failing'
-  | 'egress-address-changed'
-  | 'node-unreachable'
-  | 'seed-storage-low'
-  | 'template-unsuitable';
+  'proxy-not-running' | 'egress-failing' | 'egress-address-changed' | 'node-unreachable' | 'seed-storage-low' | 'template-unsuitable';
 
 /** A raised alert; resolved when its condition clears. One open alert per rule and target. */
 export interface AlertRecord {
@@ -77,6 +72,11 @@ export interface HistoryStatus {
   movedAside?: { path: string; reason: string };
   /** Set when the database could not be opened at all: history runs in memory and this says why. */
   degraded?: string;
+  /**
+   * Set while history runs in memory because another program holds the file locked: the app tries the file again
+   * in the background and moves this session's history into it once it opens (then this and `degraded` are gone).
+   */
+  reopening?: boolean;
 }
 
 export interface HistoryStore {

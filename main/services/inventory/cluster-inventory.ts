@@ -108,7 +108,7 @@ export class ClusterInventory {
     const { signal } = this.abort;
     let listing: ClusterResource[];
     try {
-      listing = await this.cluster.api.clusterResources(undefined, { signal, background: true });
+      listing = await this.cluster.api.clusterResources(undefined, { signal, background: true, loop: true });
     } catch (e) {
       const err = toProviderError('list', e);
       this.deps.log.info('inventory listing failed', { cluster: this.cluster.id, error: err.message });
@@ -186,7 +186,7 @@ export class ClusterInventory {
         if (config.name === r.name) this.marks.set(vmid, r.name!, knownMark(parseMark(config.description)));
         this.markRetryAt.delete(vmid);
       } else {
-        const address = firstIpv4(await this.cluster.api.agentNetworkInterfaces(node, vmid, { signal }));
+        const address = firstIpv4(await this.cluster.api.agentNetworkInterfaces(node, vmid, { signal, loop: true }));
         this.guests.recordAddress(vmid, address || undefined, this.deps.now());
       }
     } catch (e) {

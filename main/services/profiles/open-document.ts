@@ -4,7 +4,9 @@
  * an object (`null`, an array…), fails a migration, or fails the document
  * schema is renamed to `<name>.corrupt-<timestamp>.json`
  * beside it, a fresh document starts, and the problem (what was wrong and
- * where the copy is) is returned for the UI to show.
+ * where the copy is) is returned for the UI to show. An older version's file
+ * in a folder that cannot be written (its upgrade is a write) is not broken:
+ * it is read as upgraded, in memory, and written at the first save.
  */
 import { existsSync, readFileSync, renameSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
@@ -13,7 +15,7 @@ import type { Logger } from '../../log/logger';
 import { describeIssues, emptyDocument, ProfilesDocument } from './document';
 import { memoryDocumentStore, type DocumentStore, type DocumentStoreOpener } from './document-store';
 import { DOCUMENT_VERSION, migrations } from './migrations';
-import { deferredDocumentStore, startedEmptyProblem, unwritableCode } from './unwritable';
+import { deferredDocumentStore, notUpgradedProblem, startedEmptyProblem, unwritableCode } from './unwritable';
 
 import { PROFILE_FILE_NAME } from './document-store';
 
@@ -86,6 +88,15 @@ export function openProfileDocument(opener: DocumentStoreOpener, cwd: string, lo
     logger.warn('profile file cannot be created; starting empty, saving later', { file, code: first.code });
     return startEmpty(opener, cwd, first.code);
   }
+  // An older version's file whose upgrade could not be written: nothing is wrong with it, so it is never moved aside.
+  const unupgraded = first.code ? upgradedInMemory(opener, cwd, file, first.code) : undefined;
+  if (unupgraded) {
+    logger.warn('profile file from an older version cannot be upgraded on disk; read as upgraded, saving later', {
+      file,
+      code: first.code,
+    });
+    return unupgraded;
+  }
 
   const backupPath = backupName(file, now);
   try {
@@ -111,6 +122,46 @@ export function openProfileDocument(opener: DocumentStoreOpener, cwd: string, lo
       message: `${first.reason} The file was kept as ${backupPath} and the app started with no profiles. Fix or restore that copy, or import your profiles again.`,
       backupPath,
     },
+  };
+}
+
+/** 1.0.0 < 2.0.0: conf's versions are plain x.y.z. */
+function olderThan(a: string, b: string): boolean {
+  const [x, y] = [a, b].map((v) => v.split('.').map(Number));
+  for (let i = 0; i < 3; i++) if ((x![i] ?? 0) !== (y![i] ?? 0)) return (x![i] ?? 0) < (y![i] ?? 0);
+  return false;
+}
+
+/**
+ * The file as conf would upgrade it (the migrations newer than the version it records, in order), without writing
+ * it; the store opens the file for real, upgrade and all, at the first save. Undefined when it does not read as an
+ * older, valid document: the usual path then says what is wrong with it.
+ */
+function upgradedInMemory(opener: DocumentStoreOpener, cwd: string, file: string, code: string): OpenedDocument | undefined {
+  let raw: Record<string, unknown>;
+  try {
+    raw = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+  } catch {
+    return undefined;
+  }
+  const { __internal__: internal, ...body } = raw;
+  const version = (internal as { migrations?: { version?: unknown } } | undefined)?.migrations?.version;
+  const from = typeof version === 'string' ? version : '0.0.0';
+  if (!olderThan(from, DOCUMENT_VERSION)) return undefined;
+  let doc = body;
+  const steps = Object.entries(migrations).sort(([a], [b]) => (olderThan(a, b) ? -1 : 1));
+  try {
+    for (const [to, migrate] of steps) if (olderThan(from, to)) doc = migrate(doc);
+  } catch {
+    return undefined;
+  }
+  const parsed = ProfilesDocument.safeParse(doc);
+  if (!parsed.success) return undefined;
+  const spec = { cwd, name: PROFILE_FILE_NAME, version: DOCUMENT_VERSION, migrations };
+  return {
+    store: deferredDocumentStore(cwd, `${PROFILE_FILE_NAME}.json`, () => opener(spec), parsed.data),
+    doc: parsed.data,
+    problem: notUpgradedProblem(code, cwd),
   };
 }
 

@@ -21,7 +21,7 @@ import type { DocumentStore } from './document-store';
 import type { OpenedDocument } from './open-document';
 import { exportText, importedName, parseImport } from './profile-transfer';
 import { resolveSecret } from './resolve-secret';
-import { saveFailure } from './unwritable';
+import { saveFailure, writeFailure } from './unwritable';
 import { checkProfile, problemsError } from './validate-profile';
 
 export interface ProfileServiceOptions {
@@ -210,15 +210,8 @@ export class ProfileService {
     try {
       this.store.write(next);
     } catch (err) {
-      const code = (err as NodeJS.ErrnoException).code ?? 'error';
-      this.log.error('profile file not written', { file: this.store.path, code });
-      const unwritable = saveFailure(err, this.dataDir);
-      if (unwritable) throw unwritable;
-      throw new AppError(
-        'transient',
-        `The profile file could not be written (${code}); nothing was changed.`,
-        `Check that ${this.store.path ?? 'the data folder'} is writable and the disk is not full, then try again.`,
-      );
+      this.log.error('profile file not written', { file: this.store.path, code: (err as NodeJS.ErrnoException).code ?? 'error' });
+      throw writeFailure(err, this.dataDir, { what: 'The profile file', path: this.store.path });
     }
     this.doc = next;
   }

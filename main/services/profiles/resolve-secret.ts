@@ -6,9 +6,10 @@
  * server (scheme, host or port) needs it given again, so a held secret is
  * never sent to a host other than the one it was saved for.
  */
-import { movedTokenMessage, serverOf, type ProfileFields } from '../../../shared/domain/profile';
+import type { ProfileFields } from '../../../shared/domain/profile';
 import { AppError } from '../../errors/app-error';
 import type { SealedSecret, SecretKeeper } from '../secrets/secret-keeper';
+import { refuseMovedSecret } from '../secrets/secret-origin';
 
 export interface SecretChange {
   id: string;
@@ -38,10 +39,7 @@ export async function resolveSecret(keeper: SecretKeeper, change: SecretChange):
   const before = change.existing?.token;
   if (!before || before.secretStorage === 'file' || before.tokenId !== token.tokenId) throw secretNeeded();
   // A held secret stays with the server it was saved for: another scheme, host or port needs it given again.
-  if (serverOf(change.existing!.url) !== serverOf(change.profile.url)) {
-    const { message, hint } = movedTokenMessage(change.profile.url);
-    throw new AppError('invalid-input', message, hint, 'secret');
-  }
+  refuseMovedSecret(change.existing!.url, change.profile.url, 'token secret');
   const held = await keeper.current(change.id, change.sealed);
   if (held === undefined) {
     // Nothing held (a session secret after a restart, an imported profile): the profile is saved and still needs its secret.

@@ -20,7 +20,8 @@ export function unwritableCode(err: unknown): string | undefined {
   return typeof code === 'string' && UNWRITABLE_CODES.has(code) ? code : undefined;
 }
 
-function why(code: string, dataDir: string): string {
+/** Why `dataDir` cannot be written, in words, for an unwritable code (UNWRITABLE_CODES). */
+export function whyUnwritable(code: string, dataDir: string): string {
   if (code === 'ENOSPC') return `the disk holding ${dataDir} is full`;
   if (code === 'EROFS') return `${dataDir} is on a read-only disk`;
   return `Egress Desk may not write to ${dataDir}`;
@@ -53,7 +54,7 @@ export function makeDataDir(dir: string): void {
 export function startedEmptyProblem(code: string, dataDir: string): StoreProblem {
   return {
     message:
-      `Egress Desk cannot write its data folder: ${why(code, dataDir)}. It started with no saved clusters (the built-in demo still works); ` +
+      `Egress Desk cannot write its data folder: ${whyUnwritable(code, dataDir)}. It started with no saved clusters (the built-in demo still works); ` +
       `saving a cluster writes the folder then, so ${code === 'ENOSPC' ? 'free space' : 'make it writable'} first.`,
   };
 }
@@ -81,14 +82,44 @@ export function saveFailure(err: unknown, dataDir: string): AppError | undefined
   );
 }
 
+/** What the app says when it read an older version's profile file it cannot upgrade (that would write it). */
+export function notUpgradedProblem(code: string, dataDir: string): StoreProblem {
+  return {
+    message:
+      `Egress Desk cannot write its data folder: ${whyUnwritable(code, dataDir)}. Your saved clusters were read from a profile file an older version wrote; ` +
+      `it is upgraded at the first save, so ${code === 'ENOSPC' ? 'free space' : 'make the folder writable'} first. Nothing was moved or changed.`,
+  };
+}
+
 /**
- * A store that starts empty in memory and opens the real file on the first write: the data folder is made (0700)
+ * What a save says when writing `file` failed: why the folder cannot be written (saveFailure), or that the file
+ * was not written and nothing changed. The one wording for every file a save writes (the profiles with the
+ * settings, the webhook targets), so a full disk never reaches the user as an internal error.
+ */
+export function writeFailure(err: unknown, dataDir: string, file: { what: string; path: string | undefined }): AppError {
+  const unwritable = saveFailure(err, dataDir);
+  if (unwritable) return unwritable;
+  const code = (err as NodeJS.ErrnoException | undefined)?.code ?? 'error';
+  return new AppError(
+    'transient',
+    `${file.what} could not be written (${code}); nothing was changed.`,
+    `Check that ${file.path ?? 'the data folder'} is writable and the disk is not full, then try again.`,
+  );
+}
+
+/**
+ * A store that starts in memory (empty, or with the document read) and opens the real file on the first write: the data folder is made (0700)
  * and the file opened then, so a save after space was freed lands on disk. A failed write changes nothing and is
  * tried again at the next one.
  */
-export function deferredDocumentStore(dataDir: string, fileName: string, open: () => DocumentStore): DocumentStore {
+export function deferredDocumentStore(
+  dataDir: string,
+  fileName: string,
+  open: () => DocumentStore,
+  initial?: Record<string, unknown>,
+): DocumentStore {
   let real: DocumentStore | undefined;
-  const pending = memoryDocumentStore();
+  const pending = memoryDocumentStore(initial);
   return {
     get path() {
       return real?.path ?? join(dataDir, fileName);

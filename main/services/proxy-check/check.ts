@@ -1,18 +1,23 @@
 /**
- * The proxy check: open a TCP connection to the proxy's port (is anything
- * there?), then fetch the target URL through it (does it proxy?) and read
- * the address the target saw. The VM having an address is not the same as
- * the proxy working; this tells the two apart.
+ * The proxy check: fetch the target URL through the proxy, on one
+ * connection to its port, as any client of the proxy would, and read the
+ * address the target saw. The VM having an address is not the same as the
+ * proxy working; this tells the two apart, and a failure is named for the
+ * step it reached (is anything there, does it speak the protocol, does it
+ * reach the target). No bare connect goes first: a proxy logs one as a
+ * client that left before its request (Squid's
+ * `error:transaction-end-before-headers`, tinyproxy's "closed socket before read").
  *
  * The whole check runs against one deadline: every step waits on the same
  * signal, and whatever still waits when it passes is given up, so the check
  * answers within its timeout and names the step that did not finish.
  */
 import { isIP } from 'node:net';
+import { readAtMost, type AnswerBody } from '../../net/read-at-most';
 import type { ProxyCheckResult, ProxyProtocol } from '../../../shared/channels/proxy-check';
-import { connectProblem, requestProblem, statusProblem, stoppedProblem } from './classify';
+import { problemOf, statusProblem, stoppedProblem } from './classify';
 import { Deadline } from './deadline';
-import { connectTcp, dispatcherFor, requestPath } from './dispatchers';
+import { dispatcherFor, ProxyConnection, requestPath, tunnels } from './dispatchers';
 import { egressAddressOf } from './egress';
 
 export interface ProxyCheckRequest {
@@ -51,17 +56,10 @@ export async function checkProxy(req: ProxyCheckRequest): Promise<ProxyCheckResu
   const url = new URL(req.targetUrl);
   const target = url.host;
 
-  const connectStart = performance.now();
-  try {
-    deadline.enter('proxy-connect');
-    (await deadline.race(connectTcp(req.host, req.port, deadline.signal))).destroy();
-  } catch (e) {
-    return { ...base, problem: stoppedProblem(deadline, where, target) ?? connectProblem(e, where) };
-  }
-  const connectMs = Math.round(performance.now() - connectStart);
-
   const proxy = { host: req.host, port: req.port, protocol: req.protocol };
-  const dispatcher = dispatcherFor(proxy, url, deadline, req.ca);
+  const tunnel = tunnels(proxy, url);
+  const connection = new ProxyConnection();
+  const dispatcher = dispatcherFor(proxy, url, deadline, connection, req.ca);
   const started = performance.now();
   let httpStatus: number | undefined;
   try {
@@ -78,16 +76,17 @@ export async function checkProxy(req: ProxyCheckRequest): Promise<ProxyCheckResu
     deadline.enter('body');
     const body = await deadline.race(readSome(answer.body));
     const latencyMs = Math.round(performance.now() - started);
-    const result: ProxyCheckResult = { ...base, connectMs, latencyMs, httpStatus };
+    const result: ProxyCheckResult = { ...base, connectMs: connection.connectMs, latencyMs, httpStatus };
     if (httpStatus >= 400) return { ...result, problem: statusProblem(httpStatus, where, target) };
     const egressAddress = egressAddressOf(body);
     return egressAddress ? { ...result, reachable: true, egressAddress } : { ...result, reachable: true };
   } catch (e) {
+    const reached = { phase: deadline.phase, answered: connection.answered, protocol: req.protocol, tunnel };
     return {
       ...base,
-      connectMs,
+      ...(connection.connectMs === undefined ? {} : { connectMs: connection.connectMs }),
       ...(httpStatus === undefined ? {} : { httpStatus }),
-      problem: stoppedProblem(deadline, where, target) ?? requestProblem(e, req.protocol, where, target),
+      problem: stoppedProblem(deadline, reached, where, target) ?? problemOf(e, reached, where, target),
     };
   } finally {
     // Not awaited: closing a connection that is still being opened must not hold the answer back.
@@ -95,16 +94,6 @@ export async function checkProxy(req: ProxyCheckRequest): Promise<ProxyCheckResu
   }
 }
 
-async function readSome(body: AsyncIterable<Buffer> & { destroy(): unknown }): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of body) {
-    chunks.push(chunk);
-    size += chunk.length;
-    if (size >= MAX_BODY) {
-      body.destroy();
-      break;
-    }
-  }
-  return Buffer.concat(chunks).subarray(0, MAX_BODY).toString('utf8');
+async function readSome(body: AnswerBody): Promise<string> {
+  return (await readAtMost(body, MAX_BODY)).bytes.toString('utf8');
 }

@@ -1,13 +1,24 @@
 /**
- * Why a proxy check failed, in words an admin can act on: nothing listens,
- * the host is unreachable, the port speaks another protocol, the proxy
- * could not reach the target, the target answered with an error, or one
- * step (named) did not finish before the check's deadline.
+ * Why a proxy check failed, in words an admin can act on. A failure is
+ * classed by the step the check had reached and how that step ended, from
+ * one table (`steps`, below): the same proxy doing the same thing gets the
+ * same answer every time, however the close reached this computer (a FIN,
+ * a reset, a write that found the socket gone).
+ *
+ * | how the step ended                       | class                                                          |
+ * | ---------------------------------------- | -------------------------------------------------------------- |
+ * | the TCP connect failed                   | nothing listens / unreachable: transient, connect               |
+ * | closed before any byte from the proxy    | the proxy refused or dropped the connection: transient          |
+ * | closed after the proxy's first byte      | the proxy stopped part way, the step named: transient           |
+ * | bytes that are not the protocol          | from the proxy: "check the protocol", permanent; through an     |
+ * |                                          | opened tunnel: the target's answer is not HTTP, permanent       |
+ * | the check's deadline passed              | the step named did not finish in time: transient                |
+ * | an answer (auth, refusal, HTTP status)   | what the proxy said, in words (see `answerProblem`)             |
  */
 import { errors } from 'undici';
 import type { ProxyCheckResult, ProxyCheckStage, ProxyProtocol } from '../../../shared/channels/proxy-check';
 import { formatTimeout, type Deadline, type Phase } from './deadline';
-import { HandshakeError } from './dispatchers';
+import { ConnectionLost } from './dispatchers';
 import { HttpConnectError } from './http-connect';
 import { ClosedEarly } from './read-bytes';
 import { Socks5Error } from './socks5';
@@ -16,7 +27,206 @@ export type Problem = NonNullable<ProxyCheckResult['problem']>;
 
 const problem = (kind: Problem['kind'], stage: ProxyCheckStage, message: string, hint: string): Problem => ({ kind, stage, message, hint });
 
-const otherProtocol = (p: ProxyProtocol) => (p === 'http' ? 'SOCKS5' : 'HTTP');
+/** How far the check got when it failed: the step, and whether the proxy had sent any byte by then. */
+export interface Reached {
+  phase: Phase;
+  /** Any byte from the proxy on the check's connection, the handshake's included. */
+  answered: boolean;
+  protocol: ProxyProtocol;
+  /** The request goes through a tunnel (SOCKS5, or CONNECT for an https target), not to an HTTP proxy in absolute form. */
+  tunnel: boolean;
+}
+
+/** What a step's words are made from. */
+interface Words {
+  where: string;
+  target: string;
+  /** "HTTP" or "SOCKS5": the protocol the check spoke. */
+  spoke: string;
+  tunnel: boolean;
+  /** The timeout as the messages show it ("10 s"). */
+  within: string;
+}
+
+type Cell = (w: Words) => Problem;
+
+/** One row per step: the class when the proxy closed the connection in it (after its first byte), sent bytes that are not the protocol, or let the deadline pass. */
+interface Step {
+  closed: Cell;
+  garbled: Cell;
+  late: Cell;
+}
+
+const protocolHint = (w: Words) =>
+  `Check the protocol: this port may serve ${w.spoke === 'HTTP' ? 'a SOCKS5' : 'an HTTP'} proxy, or another service altogether. Pick the protocol of the proxy's preset.`;
+const reachHint = (w: Words) =>
+  `Check that the VM can reach ${w.target} (its gateway, DNS and outbound firewall), or try a closer target URL.`;
+const restartHint = 'It may have crashed, restarted or hit a limit: check the proxy service and its log in the VM, then try again.';
+
+/** Bytes from the proxy itself that are not the protocol the check spoke. */
+const notTheProtocol: Cell = (w) =>
+  problem(
+    'permanent',
+    'handshake',
+    `${w.where} accepted the connection but did not answer as ${w.spoke === 'HTTP' ? 'an HTTP' : 'a SOCKS5'} proxy.`,
+    protocolHint(w),
+  );
+
+/** Bytes that are not HTTP where the target's answer should be: through a tunnel the proxy opened, or from an HTTP proxy itself. */
+const notHttp: Cell = (w) =>
+  w.tunnel
+    ? problem(
+        'permanent',
+        'request',
+        `The proxy at ${w.where} opened the way to ${w.target}, but what came back through it is not an HTTP answer.`,
+        `Check the target URL: ${w.target} must answer plain HTTP for an http:// URL, HTTPS for https://. If it does, this proxy does not pass the answer through unchanged.`,
+      )
+    : notTheProtocol(w);
+
+/** A close before the proxy sent a single byte, at whatever step: it turned this computer away, or dropped the connection. */
+const dropped: Cell = (w) =>
+  problem(
+    'transient',
+    'handshake',
+    `The proxy at ${w.where} accepted the connection, then closed it without answering: it refused this computer or dropped the connection.`,
+    `Check that the proxy's client rules let this computer in (Squid's acl, tinyproxy's Allow, Dante's client rules) and that it is not at its connection limit; and that this port serves ${w.spoke}, the protocol of the proxy's preset. Then try again.`,
+  );
+
+const connectLate: Cell = (w) =>
+  problem(
+    'transient',
+    'connect',
+    `${w.where} did not accept a TCP connection within ${w.within}.`,
+    'Check that this computer can reach the VM: same network or a route to its VLAN, and no firewall dropping the port.',
+  );
+
+/** The table: for each step, how each way of failing is classed and told. */
+const steps: Record<Phase, Step> = {
+  // A failed connect is classed by `connectProblem`; nothing can close or garble before it.
+  'proxy-connect': { closed: connectLate, garbled: connectLate, late: connectLate },
+  'socks5-greeting': {
+    closed: (w) =>
+      problem(
+        'transient',
+        'handshake',
+        `The SOCKS5 proxy at ${w.where} stopped part way: it began answering the greeting, then closed the connection.`,
+        restartHint,
+      ),
+    garbled: notTheProtocol,
+    late: (w) =>
+      problem(
+        'transient',
+        'handshake',
+        `The proxy at ${w.where} accepted the connection but did not answer the SOCKS5 greeting within ${w.within}.`,
+        "Check the protocol: this port may serve an HTTP proxy or another service that waits for its client. Pick the protocol of the proxy's preset.",
+      ),
+  },
+  'socks5-connect': {
+    closed: (w) =>
+      problem(
+        'transient',
+        'handshake',
+        `The SOCKS5 proxy at ${w.where} stopped part way: it answered the greeting, then closed the connection before it reported a connection to ${w.target}.`,
+        `The proxy may have failed to reach ${w.target}, crashed, restarted or hit a limit: check the proxy service and its log in the VM, then try again.`,
+      ),
+    garbled: notTheProtocol,
+    late: (w) =>
+      problem(
+        'transient',
+        'handshake',
+        `The SOCKS5 proxy at ${w.where} accepted the greeting but did not report a connection to ${w.target} within ${w.within}.`,
+        `The proxy may be unable to reach ${w.target}. ${reachHint(w)}`,
+      ),
+  },
+  'http-connect': {
+    closed: (w) =>
+      problem(
+        'transient',
+        'handshake',
+        `The proxy at ${w.where} stopped part way: it began answering the CONNECT request for ${w.target}, then closed the connection.`,
+        restartHint,
+      ),
+    garbled: notTheProtocol,
+    late: (w) =>
+      problem(
+        'transient',
+        'handshake',
+        `The proxy at ${w.where} accepted the connection but did not answer the CONNECT request for ${w.target} within ${w.within}.`,
+        `The proxy may be unable to reach ${w.target}, or this port may not serve an HTTP proxy. ${reachHint(w)}`,
+      ),
+  },
+  tls: {
+    closed: (w) =>
+      problem(
+        'transient',
+        'request',
+        `The proxy at ${w.where} stopped part way: it opened the way to ${w.target}, then closed the connection during the TLS handshake.`,
+        `Check that ${w.target} serves HTTPS on that port. ${restartHint}`,
+      ),
+    garbled: notHttp,
+    late: (w) =>
+      problem(
+        'transient',
+        'request',
+        `The proxy at ${w.where} accepted the connection but the TLS handshake with ${w.target} did not finish within ${w.within}.`,
+        `The tunnel opened but ${w.target} did not complete TLS through it. ${reachHint(w)}`,
+      ),
+  },
+  headers: {
+    closed: (w) =>
+      problem(
+        'transient',
+        'request',
+        w.tunnel
+          ? `The proxy at ${w.where} stopped part way: it opened the way to ${w.target}, then closed the connection before ${w.target} answered.`
+          : `The proxy at ${w.where} stopped part way: it began answering the request for ${w.target}, then closed the connection.`,
+        `The proxy or ${w.target} ended the connection. ${restartHint}`,
+      ),
+    garbled: notHttp,
+    late: (w) =>
+      problem(
+        'transient',
+        'request',
+        `The request went through ${w.where}, but ${w.target} sent no answer within ${w.within}.`,
+        `The proxy took the request but no response came back. ${reachHint(w)}`,
+      ),
+  },
+  body: {
+    closed: (w) =>
+      problem(
+        'transient',
+        'request',
+        `The proxy at ${w.where} stopped part way: ${w.target} had begun answering through it when the connection closed.`,
+        `The proxy or ${w.target} ended the connection mid-answer. ${restartHint}`,
+      ),
+    garbled: notHttp,
+    late: (w) =>
+      problem(
+        'transient',
+        'request',
+        `${w.target} started answering through ${w.where}, but its answer did not finish arriving within ${w.within}.`,
+        `The response stalled part way. ${reachHint(w)}`,
+      ),
+  },
+};
+
+/** How a step ended, from the error it ended with: the connection closed, bytes that are not the protocol, or something else (an answer, TLS). */
+export type Ending = 'closed' | 'garbled' | 'other';
+
+const closeCodes = new Set(['ECONNRESET', 'EPIPE', 'ECONNABORTED']);
+
+export function endingOf(e: unknown): Ending {
+  if (e instanceof ConnectionLost) return endingOf(e.cause);
+  if (e instanceof Socks5Error) return e.failure === 'not-socks5' ? 'garbled' : 'other';
+  if (e instanceof HttpConnectError) return e.failure === 'not-http' ? 'garbled' : 'other';
+  if (e instanceof errors.HTTPParserError) return 'garbled';
+  // undici's word for bytes that came before the request was sent: no HTTP server does that.
+  if (e instanceof errors.SocketError) return e.message === 'bad response' ? 'garbled' : 'closed';
+  if (e instanceof ClosedEarly || e instanceof errors.ResponseContentLengthMismatchError) return 'closed';
+  return closeCodes.has((e as { code?: string }).code ?? '') ? 'closed' : 'other';
+}
+
+const spoken = (protocol: ProxyProtocol) => (protocol === 'http' ? 'HTTP' : 'SOCKS5');
 
 export function connectProblem(e: unknown, where: string): Problem {
   const code = (e as { code?: string }).code;
@@ -42,66 +252,65 @@ export function connectProblem(e: unknown, where: string): Problem {
   );
 }
 
-/** A failure after the TCP connect: during the proxy's handshake or the request through it. */
-export function requestProblem(e: unknown, protocol: ProxyProtocol, where: string, target: string): Problem {
-  const inner = e instanceof HandshakeError ? e.cause : e;
-  const wrongProtocol = problem(
-    'permanent',
-    'handshake',
-    `${where} accepted the connection but did not answer as ${protocol === 'http' ? 'an HTTP' : 'a SOCKS5'} proxy.`,
-    `Check the protocol: this port may serve a ${otherProtocol(protocol)} proxy, or another service altogether. Pick the protocol of the proxy's preset.`,
-  );
-  if (inner instanceof Socks5Error) {
-    if (inner.failure === 'not-socks5') return wrongProtocol;
-    if (inner.failure === 'auth-required')
+/** A check that failed with `e` (not by its deadline), classed by the step it had reached. */
+export function problemOf(e: unknown, reached: Reached, where: string, target: string): Problem {
+  if (reached.phase === 'proxy-connect') return connectProblem(e, where);
+  const w: Words = { where, target, spoke: spoken(reached.protocol), tunnel: reached.tunnel, within: '' };
+  const ending = endingOf(e);
+  if (ending === 'closed') return reached.answered ? steps[reached.phase].closed(w) : dropped(w);
+  if (ending === 'garbled') return steps[reached.phase].garbled(w);
+  return answerProblem(e instanceof ConnectionLost ? e.cause : e, w);
+}
+
+/** What the proxy said when it answered and refused (auth, the target), or any other failure, in words. */
+function answerProblem(e: unknown, w: Words): Problem {
+  if (e instanceof Socks5Error) {
+    if (e.failure === 'auth-required')
       return problem(
         'permanent',
         'handshake',
-        `The SOCKS5 proxy at ${where} requires authentication.`,
+        `The SOCKS5 proxy at ${w.where} requires authentication.`,
         'The check only speaks SOCKS5 without authentication; test from a client that has the credentials.',
       );
     return problem(
       'transient',
       'request',
-      `The proxy works, but ${inner.message}.`,
-      `Check that the VM can reach ${target} (its gateway, DNS and outbound firewall).`,
+      `The proxy works, but ${e.message}.`,
+      `Check that the VM can reach ${w.target} (its gateway, DNS and outbound firewall).`,
     );
   }
-  if (inner instanceof ClosedEarly || inner instanceof errors.SocketError || (inner as { code?: string }).code === 'HPE_INVALID_CONSTANT')
-    return wrongProtocol;
-  if (inner instanceof HttpConnectError) {
-    if (inner.failure === 'not-http') return wrongProtocol;
-    if (inner.failure === 'auth-required')
+  if (e instanceof HttpConnectError) {
+    if (e.failure === 'auth-required')
       return problem(
         'permanent',
         'handshake',
-        `The HTTP proxy at ${where} requires authentication (HTTP 407).`,
+        `The HTTP proxy at ${w.where} requires authentication (HTTP 407).`,
         'The check only speaks to proxies without authentication; test from a client that has the credentials.',
       );
     return problem(
       'transient',
       'request',
-      `The proxy refused to open a tunnel to ${target} (HTTP ${inner.status}).`,
-      `Check the proxy's rules and that the VM can reach ${target}.`,
+      `The proxy refused to open a tunnel to ${w.target} (HTTP ${e.status}).`,
+      `Check the proxy's rules and that the VM can reach ${w.target}.`,
     );
   }
   if (
-    inner instanceof errors.HeadersTimeoutError ||
-    inner instanceof errors.BodyTimeoutError ||
-    inner instanceof errors.ConnectTimeoutError ||
-    isTimeout(inner)
+    e instanceof errors.HeadersTimeoutError ||
+    e instanceof errors.BodyTimeoutError ||
+    e instanceof errors.ConnectTimeoutError ||
+    isTimeout(e)
   )
     return problem(
       'transient',
       'request',
-      `No answer through ${where} from ${target} in time.`,
-      `Check that the VM can reach ${target}, or try a closer target URL.`,
+      `No answer through ${w.where} from ${w.target} in time.`,
+      `Check that the VM can reach ${w.target}, or try a closer target URL.`,
     );
-  const text = inner instanceof Error ? inner.message : String(inner);
+  const text = e instanceof Error ? e.message : String(e);
   return problem(
     'transient',
     'request',
-    `The request through ${where} to ${target} failed: ${text}`,
+    `The request through ${w.where} to ${w.target} failed: ${text}`,
     'Check the proxy and the target URL, then try again.',
   );
 }
@@ -119,72 +328,17 @@ export function statusProblem(status: number, where: string, target: string): Pr
   );
 }
 
-/** What each step is, for the message when it did not finish: stage, words and hint. */
-function phaseProblem(phase: Phase, where: string, target: string, within: string): Problem {
-  const reach = `Check that the VM can reach ${target} (its gateway, DNS and outbound firewall), or try a closer target URL.`;
-  switch (phase) {
-    case 'proxy-connect':
-      return problem(
-        'transient',
-        'connect',
-        `${where} did not accept a TCP connection within ${within}.`,
-        'Check that this computer can reach the VM: same network or a route to its VLAN, and no firewall dropping the port.',
-      );
-    case 'socks5-greeting':
-      return problem(
-        'transient',
-        'handshake',
-        `The proxy at ${where} accepted the connection but did not answer the SOCKS5 greeting within ${within}.`,
-        "Check the protocol: this port may serve an HTTP proxy or another service that waits for its client. Pick the protocol of the proxy's preset.",
-      );
-    case 'socks5-connect':
-      return problem(
-        'transient',
-        'handshake',
-        `The SOCKS5 proxy at ${where} accepted the greeting but did not report a connection to ${target} within ${within}.`,
-        `The proxy may be unable to reach ${target}. ${reach}`,
-      );
-    case 'http-connect':
-      return problem(
-        'transient',
-        'handshake',
-        `The proxy at ${where} accepted the connection but did not answer the CONNECT request for ${target} within ${within}.`,
-        `The proxy may be unable to reach ${target}, or this port may not serve an HTTP proxy. ${reach}`,
-      );
-    case 'tls':
-      return problem(
-        'transient',
-        'request',
-        `The proxy at ${where} accepted the connection but the TLS handshake with ${target} did not finish within ${within}.`,
-        `The tunnel opened but ${target} did not complete TLS through it. ${reach}`,
-      );
-    case 'headers':
-      return problem(
-        'transient',
-        'request',
-        `The request went through ${where}, but ${target} sent no answer within ${within}.`,
-        `The proxy took the request but no response came back. ${reach}`,
-      );
-    case 'body':
-      return problem(
-        'transient',
-        'request',
-        `${target} started answering through ${where}, but its answer did not finish arriving within ${within}.`,
-        `The response stalled part way. ${reach}`,
-      );
-  }
-}
-
 /** The problem when the check's deadline passed or the caller cancelled it, naming the step that was in progress. */
-export function stoppedProblem(deadline: Deadline, where: string, target: string): Problem | undefined {
+export function stoppedProblem(
+  deadline: Deadline,
+  reached: Omit<Reached, 'phase' | 'answered'>,
+  where: string,
+  target: string,
+): Problem | undefined {
   const stopped = deadline.stopped;
   if (!stopped) return undefined;
-  if (stopped.cancelled)
-    return problem(
-      'transient',
-      phaseProblem(stopped.phase, where, target, '').stage,
-      'The check was cancelled before it finished.',
-      'Run it again.',
-    );
-  return phaseProblem(stopped.phase, where, target, formatTimeout(deadline.ms));
+  const w: Words = { where, target, spoke: spoken(reached.protocol), tunnel: reached.tunnel, within: formatTimeout(deadline.ms) };
+  const late = steps[stopped.phase].late(w);
+  if (stopped.cancelled) return problem('transient', late.stage, 'The check was cancelled before it finished.', 'Run it again.');
+  return late;
 }

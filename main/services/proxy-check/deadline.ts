@@ -6,7 +6,7 @@
  * step did not finish.
  */
 
-/** The steps of a check, in order; see `phaseText` in classify.ts for their names in words. */
+/** The steps of a check, in order; classify.ts has, for each, how a failure in it is told. */
 export type Phase =
   /** The TCP connection to the proxy's port. */
   | 'proxy-connect'

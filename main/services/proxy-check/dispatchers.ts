@@ -25,10 +25,33 @@ export interface ProxyEndpoint {
   protocol: ProxyProtocol;
 }
 
-/** Marks an error raised while talking to the proxy itself, before the target's answer. */
-export class HandshakeError extends Error {
+/**
+ * The check's one connection to the proxy, as far as it got: when the TCP
+ * connect finished, and how many bytes the proxy sent on it (the handshake's
+ * included), which tells a proxy that never answered from one that stopped
+ * part way.
+ */
+export class ProxyConnection {
+  connectMs: number | undefined;
+  socket: Socket | undefined;
+  /** Whether undici has had its connection: it asks for another when it throws one away before the request ran. */
+  opened = false;
+  /** What ended the connection, as undici reported it. */
+  lost: Error | undefined;
+
+  get answered(): boolean {
+    return (this.socket?.bytesRead ?? 0) > 0;
+  }
+}
+
+/**
+ * undici asked for a second connection: the first was thrown away before the
+ * request ran (bytes before the request, or a close). The check opens one
+ * connection and no more; `cause` is what ended the first.
+ */
+export class ConnectionLost extends Error {
   constructor(override readonly cause: unknown) {
-    super(cause instanceof Error ? cause.message : String(cause));
+    super(cause instanceof Error ? cause.message : 'the connection to the proxy was lost');
   }
 }
 
@@ -93,30 +116,34 @@ function forwards(proxy: ProxyEndpoint, target: URL): boolean {
   return proxy.protocol === 'http' && target.protocol === 'http:';
 }
 
+/** Whether the request goes through a tunnel the proxy opens (SOCKS5, or CONNECT for an https target). */
+export function tunnels(proxy: ProxyEndpoint, target: URL): boolean {
+  return !forwards(proxy, target);
+}
+
 /** The request-target to send: absolute form when the proxy forwards, origin form inside a tunnel. */
 export function requestPath(proxy: ProxyEndpoint, target: URL): string {
   return forwards(proxy, target) ? target.href : `${target.pathname}${target.search}`;
 }
 
-function connector(proxy: ProxyEndpoint, target: URL, deadline: Deadline, ca?: string) {
+function connector(proxy: ProxyEndpoint, target: URL, deadline: Deadline, connection: ProxyConnection, ca?: string) {
   const secure = target.protocol === 'https:';
   const port = Number(target.port) || (secure ? 443 : 80);
   const host = target.hostname.replace(/^\[(.*)\]$/, '$1');
   const { signal } = deadline;
   const open = async (): Promise<Socket> => {
     deadline.enter('proxy-connect');
+    const started = performance.now();
     const socket = await connectTcp(proxy.host, proxy.port, signal);
+    connection.connectMs = Math.round(performance.now() - started);
+    connection.socket = socket;
     try {
       if (proxy.protocol === 'socks5') {
         deadline.enter('socks5-greeting');
-        await socks5Handshake(socket, host, port, { signal, greeted: () => deadline.enter('socks5-connect') }).catch((e: unknown) => {
-          throw signal.aborted ? e : new HandshakeError(e);
-        });
+        await socks5Handshake(socket, host, port, { signal, greeted: () => deadline.enter('socks5-connect') });
       } else if (secure) {
         deadline.enter('http-connect');
-        await httpConnect(socket, host, port, signal).catch((e: unknown) => {
-          throw signal.aborted ? e : new HandshakeError(e);
-        });
+        await httpConnect(socket, host, port, signal);
       }
       if (!secure) {
         deadline.enter('headers');
@@ -132,6 +159,10 @@ function connector(proxy: ProxyEndpoint, target: URL, deadline: Deadline, ca?: s
     }
   };
   return (_opts: unknown, callback: (...args: [null, Socket] | [Error, null]) => void) => {
+    // A second call means undici threw the first connection away; opening another would repeat
+    // whatever the proxy did to it, as fast as it can do it. The request fails with what happened.
+    if (connection.opened) return callback(new ConnectionLost(connection.lost), null);
+    connection.opened = true;
     open().then(
       (socket) => callback(null, socket),
       (e: unknown) => callback(e instanceof Error ? e : new Error(String(e)), null),
@@ -141,13 +172,19 @@ function connector(proxy: ProxyEndpoint, target: URL, deadline: Deadline, ca?: s
 
 /**
  * One connection, one request; undici's own timeouts are set to the check's timeout too, as a second bound.
- * `ca`: the CA certificates (PEM) the target's certificate is checked against instead of the system's.
+ * `connection` is filled in as the connection goes. `ca`: the CA certificates (PEM) the target's
+ * certificate is checked against instead of the system's.
  */
-export function dispatcherFor(proxy: ProxyEndpoint, target: URL, deadline: Deadline, ca?: string): Dispatcher {
-  return new Client(target.origin, {
-    connect: connector(proxy, target, deadline, ca),
+export function dispatcherFor(proxy: ProxyEndpoint, target: URL, deadline: Deadline, connection: ProxyConnection, ca?: string): Dispatcher {
+  const client = new Client(target.origin, {
+    connect: connector(proxy, target, deadline, connection, ca),
     pipelining: 0,
     headersTimeout: deadline.ms,
     bodyTimeout: deadline.ms,
   });
+  // Told before undici asks for the next connection, so the refusal carries the reason.
+  client.on('disconnect', (_origin, _targets, error) => {
+    connection.lost ??= error;
+  });
+  return client;
 }

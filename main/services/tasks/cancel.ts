@@ -47,7 +47,7 @@ export async function stopProxmoxTask(api: PveApi, upid: string, o: StopOptions 
   }
   while (Date.now() < deadline) {
     try {
-      const status = await api.taskStatus(node, upid, { signal: signal() });
+      const status = await api.taskStatus(node, upid, { signal: signal(), loop: true });
       if (status.status === 'stopped') {
         const exitstatus = status.exitstatus ?? '';
         return { ...base, outcome: taskSucceeded(exitstatus) ? 'already-ended' : 'stopped', exitstatus };

@@ -8,6 +8,7 @@ import { pickNodes } from './pick-nodes';
 import { proxyNames } from './proxy-names';
 import type { Sealer } from './sealer';
 import type { TaskRecord } from './task-record';
+import { refuseBadUserData } from './user-data-check';
 
 export function createProxiesRequest(parts: ManagerParts, sealer: Sealer, onCreates: (tasks: TaskRecord[]) => void) {
   return async function createProxies(input: CreateProxiesInput): Promise<{ parentId?: string; taskIds: string[] }> {
@@ -34,6 +35,7 @@ export function createProxiesRequest(parts: ManagerParts, sealer: Sealer, onCrea
         'Pick a node from the list, or let the app choose.',
         'node',
       );
+    refuseBadUserData(input.cloudInit, 'Nothing was created.');
     const proxies = proxyNames(input.count, input.name);
     for (const name of proxies) {
       if (parts.names.busy(cluster.id, name))

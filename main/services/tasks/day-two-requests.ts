@@ -5,8 +5,11 @@
  * and before any request that changes anything: a target node outside the
  * profile or the VM's own node, a disk not larger than today's, a machine
  * type or template the profile lacks, a VM that is gone, foreign, not the
- * one named (identity.ts), or operator-made without the user's
- * acknowledgement of the operator warning.
+ * one named (identity.ts), operator-made without the user's
+ * acknowledgement of the operator warning, or user-data cloud-init would
+ * ignore or cannot parse (user-data-check.ts: the dialogs' own rule). A disk
+ * larger than its storage has room for is refused by the core, before any
+ * write (core/provider/reconfigure.ts checkRoom).
  */
 import { randomUUID } from 'node:crypto';
 import type { MigrateInput, ReconfigureInput, RecreateInput } from '../../../shared/channels/tasks';
@@ -21,6 +24,7 @@ import { requireAcknowledgement, verdictFor } from './operator-warning';
 import type { ProxyRecords } from './proxy-records';
 import type { Sealer } from './sealer';
 import type { MigrateProxyInput, ReconfigureProxyInput, RecreateProxyInput } from './task-record';
+import { refuseBadUserData } from './user-data-check';
 
 export interface DayTwoDeps {
   parts: ManagerParts;
@@ -55,6 +59,7 @@ export function dayTwoRequests({ parts, sealer, records }: DayTwoDeps) {
     if (!cluster.profile.nodes.includes(input.to))
       throw new AppError('invalid-input', `The node "${input.to}" is not in this cluster's profile.`, 'Pick a node from the list.', 'to');
     const words = { nothing: 'Nothing was migrated.', acts: 'migrates', action: 'Migrate' };
+    for (const t of input.targets) refuseBadUserData(t.cloudInit, words.nothing, `${t.name} (VM ${t.vmid})`);
     const resolved = await resolveTargets(cluster, input.targets, words, (t) =>
       t.vm.node === input.to ? `it is already on ${input.to}: pick another node` : undefined,
     );
@@ -91,6 +96,7 @@ export function dayTwoRequests({ parts, sealer, records }: DayTwoDeps) {
         'machineType',
       );
     const words = { nothing: 'Nothing was changed.', acts: 'reconfigures', action: 'Reconfigure' };
+    refuseBadUserData(input.cloudInit, words.nothing);
     // A disk only grows (qemu-server resize_vm: "shrinking disks is not supported"): an explicit size must be larger.
     const resolved = await resolveTargets(cluster, input.targets, words, (t) => {
       const today = t.vm.maxdisk;
@@ -138,6 +144,7 @@ export function dayTwoRequests({ parts, sealer, records }: DayTwoDeps) {
         'Pick a machine type from the list.',
         'machineType',
       );
+    for (const t of input.targets) refuseBadUserData(t.cloudInit, 'Nothing was recreated.', `${t.name} (VM ${t.vmid})`);
     for (const t of input.targets) {
       const busy = parts.names.busy(cluster.id, t.name);
       if (busy)

@@ -112,6 +112,9 @@ export const nodeRoutes: Route[] = [
       const t = taskOf(req);
       const start = Number(req.params.start ?? 0);
       const limit = Number(req.params.limit ?? 50);
+      // pve-common src/PVE/Tools.pm dump_logfile: an empty log answers one placeholder line, "HACK: ExtJS
+      // store.guaranteeRange() does not like empty array", numbered 1 like the real first line to come (issue 25).
+      if (t.log.length === 0) return new WholeBody({ data: [{ n: 1, t: 'no content' }], total: 1 });
       const lines = t.log.slice(start, start + limit).map((text, i) => ({ n: start + i + 1, t: text }));
       return new WholeBody({ data: lines, total: t.log.length });
     },

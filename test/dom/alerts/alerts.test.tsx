@@ -270,4 +270,57 @@ describe('the webhooks in Settings', () => {
     expect(screen.getByText('ntfy needs a topic to post to.')).toBeTruthy();
     expect(stub.calls.filter(([c]) => c === 'alerts.saveTarget')).toEqual([]);
   });
+
+  it.each(['app', 'docs', 'file', 'static', 'settings', 'account', 'login', 'signup', 'metrics', 'v1'])(
+    'refuses the ntfy topic "%s", which every ntfy server keeps for itself, before sending anything',
+    async (topic) => {
+      await attach();
+      render(<WebhooksSection />);
+      fireEvent.change(screen.getByLabelText('Name'), { target: { value: 'phone' } });
+      fireEvent.change(screen.getByLabelText('URL'), { target: { value: 'https://ntfy.example' } });
+      fireEvent.change(screen.getByLabelText('Topic'), { target: { value: topic } });
+      await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Add webhook' })));
+      expect(
+        screen.getByText(`ntfy keeps the topic "${topic}" for its own pages and API: every ntfy server refuses it. Choose another name.`),
+      ).toBeTruthy();
+      expect(stub.calls.filter(([c]) => c === 'alerts.saveTarget')).toEqual([]);
+    },
+  );
+
+  it('says the token must be entered again when the URL moves to another server, and sends nothing until it is', async () => {
+    const kept: WebhookTarget = {
+      id: 't4',
+      name: 'hook',
+      format: 'generic',
+      url: 'http://192.168.1.20:8080/hook',
+      enabled: true,
+      hasSecret: true,
+      secretStorage: 'keyring',
+    };
+    stub.answer('alerts.targets', () => ({
+      ok: true,
+      value: { targets: [kept], secretStorage: 'Tokens are sealed by the test keyring.' },
+    }));
+    stub.answer('alerts.saveTarget', () => ({ ok: true, value: { ...kept, url: 'http://192.168.1.30:8080/hook' } }));
+    await attach();
+    render(<WebhooksSection />);
+    fireEvent.click(screen.getByRole('button', { name: 'Edit hook' }));
+    const url = screen.getByLabelText('URL');
+    // Same server, another path: the kept token stays.
+    fireEvent.change(url, { target: { value: 'http://192.168.1.20:8080/other' } });
+    expect(screen.queryByText(/enter the token again/)).toBeNull();
+
+    fireEvent.change(url, { target: { value: 'http://192.168.1.30:8080/hook' } });
+    const words = 'The server address changed: enter the token again for 192.168.1.30:8080.';
+    expect(screen.getByText(words)).toBeTruthy(); // shown while typing, before any save
+    await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Save webhook' })));
+    expect(stub.calls.filter(([c]) => c === 'alerts.saveTarget')).toEqual([]);
+
+    fireEvent.change(screen.getByLabelText('Token'), { target: { value: TOKEN } });
+    expect(screen.queryByText(words)).toBeNull();
+    await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Save webhook' })));
+    expect(stub.calls.filter(([c]) => c === 'alerts.saveTarget').map(([, i]) => i)).toEqual([
+      { id: 't4', name: 'hook', format: 'generic', url: 'http://192.168.1.30:8080/hook', enabled: true, secret: TOKEN },
+    ]);
+  });
 });

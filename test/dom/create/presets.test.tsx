@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { presets } from '../../../renderer/src/views/create/presets';
-import { yamlProblems } from '../../../renderer/src/views/create/yaml-check';
+import { yamlProblems } from '../../../shared/domain/user-data';
 
 /** Where each preset's software is told its port: the line that makes it listen. */
 const listenLine: Record<string, (port: number) => RegExp> = {

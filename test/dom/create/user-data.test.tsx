@@ -6,7 +6,7 @@
 import { act, cleanup, fireEvent, screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { presets } from '../../../renderer/src/views/create/presets';
-import { headerProblem } from '../../../renderer/src/views/create/user-data-check';
+import { headerProblem } from '../../../shared/domain/user-data';
 import { editorText, editText, field, openDialog, sent, setUp, stub } from './fixtures';
 
 beforeEach(() => setUp());
@@ -54,7 +54,7 @@ describe('Create proxy: the port follows into the text', () => {
 
   it('in edited text, rewrites only the line where the preset put the port, keeping the edits', async () => {
     const dialog = await openDialog();
-    editText((t) => t.replace('  - squid\n', '  - squid\n  - curl\n'));
+    editText((t) => t.replace('  - "squid"\n', '  - "squid"\n  - curl\n'));
     for (const port of ['9', '90', '909', '9090']) fireEvent.change(field(dialog, 'Listening port'), { target: { value: port } });
     expect(editorText()).toContain('      http_port 9090\n');
     expect(editorText()).not.toContain('3128');

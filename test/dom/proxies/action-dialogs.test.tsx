@@ -11,6 +11,7 @@ import { ProxiesView } from '../../../renderer/src/views/proxies/ProxiesView';
 import { useInventory } from '../../../renderer/src/stores/inventory';
 import { useProfiles } from '../../../renderer/src/stores/profiles';
 import { useTasks } from '../../../renderer/src/stores/tasks';
+import { userDataProblem } from '../../../shared/domain/user-data';
 import { createStubApi, type StubApi } from '../../support/stub-api';
 import { profile, profilesList } from '../settings/reports';
 import { cluster, giveElementsHeight, vm } from './data';
@@ -135,6 +136,18 @@ describe('Reconfigure', () => {
     expect(sent('tasks.reconfigure')).toEqual([
       { clusterId: 'demo', targets: [{ vmid: 101, name: 'proxy-101' }], cloudInit: '#cloud-config\nhostname: new\n', reboot: false },
     ]);
+  });
+
+  it('issue 22: refuses user-data by the one rule main applies too (shared/domain/user-data): no header, broken YAML; nothing sent', async () => {
+    show([vm(101)]);
+    const dialog = openAction('proxy-101', 'Reconfigure…');
+    fireEvent.click(within(dialog).getByRole('checkbox', { name: /Replace the cloud-init user-data/ }));
+    for (const text of ['hello', '#cloud-config\npackages: [squid\n']) {
+      typeUserData(text);
+      await act(async () => fireEvent.click(within(dialog).getByRole('button', { name: 'Reconfigure proxy-101' })));
+      expect(within(dialog).getByText(userDataProblem(text)!)).toBeTruthy();
+    }
+    expect(sent('tasks.reconfigure')).toEqual([]);
   });
 
   it('shows main’s refusal in the dialog, with its class and hint', async () => {

@@ -2,7 +2,7 @@
  * The History settings: the retention checked with the shared schema before
  * anything is sent (1-365 days, refused in words), a valid one sent as
  * `settings.set`; the database file and its size shown, and a file moved
- * aside or a database running in memory said in plain words.
+ * aside or a database running in memory (or waiting for a locked file) said in plain words.
  */
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -58,7 +58,10 @@ describe('the history settings', () => {
   });
 
   it('says when a corrupt file was moved aside, and where to', async () => {
-    status = { ...status, movedAside: { path: '/data/history.sqlite.corrupt-2026-11-30T12-00-00-000Z', reason: 'failed its integrity check (…)' } };
+    status = {
+      ...status,
+      movedAside: { path: '/data/history.sqlite.corrupt-2026-11-30T12-00-00-000Z', reason: 'failed its integrity check (…)' },
+    };
     render(<HistorySection />);
     expect(await screen.findByText(/The history file failed its integrity check/)).toBeTruthy();
     expect(screen.getByText('/data/history.sqlite.corrupt-2026-11-30T12-00-00-000Z')).toBeTruthy();
@@ -70,5 +73,19 @@ describe('the history settings', () => {
     expect(await screen.findByText(/is lost when the app closes/)).toBeTruthy();
     expect(screen.getByText('none: kept in memory until the app restarts')).toBeTruthy();
     expect(screen.queryByText('0 B')).toBeNull();
+  });
+
+  it('says when history waits in memory for a locked file, and that it moves in once the file is free', async () => {
+    status = {
+      ...status,
+      path: ':memory:',
+      sizeBytes: 0,
+      degraded: '/data/history.sqlite could not be opened: it is locked by another program (database is locked (5))',
+      reopening: true,
+    };
+    render(<HistorySection />);
+    expect(await screen.findByText(/moves this session's history into it once the other program lets go of it/)).toBeTruthy();
+    expect(screen.getByText('none yet: kept in memory while the file is locked')).toBeTruthy();
+    expect(screen.queryByText(/is lost when the app closes/)).toBeNull();
   });
 });

@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isProviderError, newInstanceId, type ProgressEvent } from '../../../main/core';
 import { proxyVm, SEED_STORAGE } from '../../../main/simulator';
+import { storageUsage } from '../../../main/simulator/views';
 import { simProvider, type SimProvider } from './sim-provider';
 
 let env: SimProvider;
@@ -67,6 +68,29 @@ describe('reconfigure', () => {
     expect(String(env.sim.state.vm(p.vmid)!.config.scsi0)).toContain('size=6G');
   });
 
+  it('issue 22: refuses a disk larger than its storage has room for, saying how much is asked, free and where, before any write', async () => {
+    const p = place('running');
+    const pool = env.sim.state.node('pv1-1')!.storages.get('local-lvm')!;
+    const free = storageUsage(pool).avail;
+    const since = env.sim.requests.records.length;
+    const e = await env.provider.reconfigure(p.id, { cores: 2, diskGiB: 65_536 }).catch((x: unknown) => x);
+    expect(isProviderError(e) && { kind: e.kind, code: e.code }).toEqual({ kind: 'permanent', code: 'disk-no-room' });
+    const words = isProviderError(e) ? `${e.message} ${e.hint}` : '';
+    expect(words).toContain('would grow from 4.0 GiB to 65536 GiB, 65532.0 GiB more');
+    expect(words).toContain(`storage local-lvm on pv1-1 has ${(free / 2 ** 30).toFixed(1)} GiB free; nothing was sent`);
+    // A thin pool: what Egress Desk assumes, and why.
+    expect(words).toMatch(/local-lvm is lvmthin, which takes space only as the guest writes.*counts the whole growth/);
+    expect(words).toContain(`Choose at most ${Math.floor(free / 2 ** 30) + 4} GiB`);
+    expect(writesSince(since)).toEqual([]);
+    expect(env.sim.requests.records.slice(since).map((r) => r.route)).toContain('/nodes/{node}/storage/{storage}/status');
+    expect(env.sim.state.vm(p.vmid)!.config).toMatchObject({ scsi0: expect.stringContaining('size=4G') });
+    expect(env.sim.state.vm(p.vmid)!.config.cores).not.toBe(2);
+
+    // What fits still grows.
+    await env.provider.reconfigure(p.id, { diskGiB: Math.floor(free / 2 ** 30) + 4 });
+    expect(String(env.sim.state.vm(p.vmid)!.config.scsi0)).toContain(`size=${Math.floor(free / 2 ** 30) + 4}G`);
+  });
+
   it('new user-data: a new seed with a new instance-id under the same name, staged first; marks unchanged; rebooted', async () => {
     const p = place();
     const before = { ...env.sim.state.vm(p.vmid)!.config };
@@ -80,7 +104,7 @@ describe('reconfigure', () => {
     );
     expect(r).toMatchObject({ instanceId: `${p.name}-20261130120000`, rebooted: true });
     const seed = text(env.sim.state.iso('pv1-1', SEED_STORAGE, `${p.name}-seed.iso`)?.bytes);
-    expect(seed).toContain(`instance-id: ${instanceId}`);
+    expect(seed).toContain(`instance-id: "${instanceId}"`);
     expect(seed).toContain('runcmd: [echo again]');
     expect(env.sim.state.iso('pv1-1', SEED_STORAGE, `${p.name}-seed.next.iso`)).toBeUndefined();
     const vm = env.sim.state.vm(p.vmid)!;
@@ -173,7 +197,7 @@ describe('reconfigure cut off at each step, then run again', () => {
     const vm = env.sim.state.vm(p.vmid)!;
     expect(vm).toMatchObject({ power: 'running', config: expect.objectContaining({ cores: 3 }) });
     expect(String(vm.config.ide2)).toBe(`${SEED_STORAGE}:iso/${p.name}-seed.iso,media=cdrom`);
-    expect(text(env.sim.state.iso('pv1-1', SEED_STORAGE, `${p.name}-seed.iso`)?.bytes)).toContain(`instance-id: ${p.name}-cut`);
+    expect(text(env.sim.state.iso('pv1-1', SEED_STORAGE, `${p.name}-seed.iso`)?.bytes)).toContain(`instance-id: "${p.name}-cut`);
     expect(env.sim.state.iso('pv1-1', SEED_STORAGE, `${p.name}-seed.next.iso`)).toBeUndefined();
     expect([vm.config.description, vm.config.tags]).toEqual([before.description, before.tags]);
   });

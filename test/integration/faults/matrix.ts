@@ -18,6 +18,7 @@ export const faults = [
   { id: 'timeout596', label: '596 node timed out' },
   { id: 'reset', label: 'connection reset mid-response' },
   { id: 'hang', label: 'no answer past the request timeout' },
+  { id: 'oversize', label: 'answer over its size bound' },
   { id: 'taskError', label: 'task ends with an error' },
   { id: 'taskHang', label: 'task never ends' },
   { id: 'lockHeld', label: 'lock that never clears' },
@@ -56,6 +57,13 @@ const GRANT = /^Grant Sys\.Syslog on \/nodes\/pv1-1 to the token's user/;
 const TOKEN = /token was refused: check the token id and secret/;
 const PROFILE_FIELDS = /check the profile fields named in the message/;
 const REFRESH = /refresh the view/i;
+/** Issue 22: an answer over its route's bound (main/core/pve/answer-size.ts), refused in words. */
+const OVERSIZE: Expectation = {
+  outcome: 'error',
+  kind: 'transient',
+  message: /was larger than \d+ MiB; this is not what Proxmox sends/,
+  hint: /^Check that the cluster URL points at a Proxmox VE node itself/,
+};
 const err = (kind: 'permanent' | 'transient' | 'not-found', hint: RegExp): Expectation => ({ outcome: 'error', kind, hint });
 const notReady = (reason: Extract<Expectation, { outcome: 'not-ready' }>['reason'], hint: RegExp): Expectation => ({
   outcome: 'not-ready',
@@ -104,6 +112,7 @@ export const matrix: Record<Operation, Record<FaultId, Expectation>> = {
     timeout596: err('transient', TRY_AGAIN),
     reset: err('transient', TRY_AGAIN),
     hang: err('transient', TRY_AGAIN),
+    oversize: OVERSIZE,
     taskError: err('transient', TRY_AGAIN),
     taskHang: err('transient', TRY_AGAIN),
     lockHeld: err('transient', TRY_AGAIN),
@@ -123,6 +132,7 @@ export const matrix: Record<Operation, Record<FaultId, Expectation>> = {
     timeout596: err('transient', TRY_AGAIN),
     reset: err('transient', TRY_AGAIN),
     hang: err('transient', TRY_AGAIN),
+    oversize: OVERSIZE,
     taskError: err('transient', TRY_AGAIN),
     taskHang: err('transient', TRY_AGAIN),
     lockHeld: err('transient', TRY_AGAIN),
@@ -142,6 +152,7 @@ export const matrix: Record<Operation, Record<FaultId, Expectation>> = {
     timeout596: err('transient', TRY_AGAIN),
     reset: err('transient', TRY_AGAIN),
     hang: err('transient', TRY_AGAIN),
+    oversize: OVERSIZE,
     taskError: noTask,
     taskHang: noTask,
     lockHeld: err('transient', TRY_AGAIN),
@@ -161,6 +172,7 @@ export const matrix: Record<Operation, Record<FaultId, Expectation>> = {
     timeout596: err('transient', TRY_AGAIN),
     reset: err('transient', TRY_AGAIN),
     hang: err('transient', TRY_AGAIN),
+    oversize: OVERSIZE,
     taskError: noTask,
     taskHang: noTask,
     lockHeld: { outcome: 'ok', note: 'A lock does not hide a VM: it is still listed.' },
@@ -180,6 +192,7 @@ export const matrix: Record<Operation, Record<FaultId, Expectation>> = {
     timeout596: notReady('Unreachable', /cannot be reached/),
     reset: notReady('Unreachable', /cannot be reached/),
     hang: notReady('Timeout', /did not answer in time/),
+    oversize: notReady('APIError', /Read the message/),
     taskError: noTask,
     taskHang: noTask,
     lockHeld: na('Reads no VM config, so no lock is in its way.'),
@@ -199,6 +212,7 @@ export const matrix: Record<Operation, Record<FaultId, Expectation>> = {
     timeout596: err('transient', TRY_AGAIN),
     reset: err('transient', TRY_AGAIN),
     hang: err('transient', TRY_AGAIN),
+    oversize: OVERSIZE,
     taskError: err('transient', /task log/),
     // Cancel stops the seed's delete on its node (DELETE on the task) and says so.
     taskHang: {
@@ -262,6 +276,7 @@ function dayTwoRow(overrides: Partial<Record<FaultId, Expectation>>): Record<Fau
     timeout596: err('transient', TRY_AGAIN),
     reset: err('transient', TRY_AGAIN),
     hang: err('transient', TRY_AGAIN),
+    oversize: OVERSIZE,
     taskError: err('transient', TRY_AGAIN),
     taskHang: err('transient', TRY_AGAIN),
     lockHeld: err('transient', LOCKED),
@@ -384,4 +399,51 @@ export const versionDifferences: Record<PveVersion, readonly { cells: string; wh
     },
   ],
   '9.2': [],
+};
+
+// ---- Issue 22: the data folder as the app finds it when it starts, on each path it starts by. ----
+
+export const startPaths = ['app', 'browserHost'] as const;
+export type StartPath = (typeof startPaths)[number];
+
+export const startPathLabel: Record<StartPath, string> = {
+  app: 'the app (app/compose.ts, what the desktop shell and browser mode both start)',
+  browserHost: 'browser mode as a process (main/host/cli.ts, what `npm run start:web` runs)',
+};
+
+export const startFaults = [
+  { id: 'historyLocked', label: 'a locked history file at start' },
+  { id: 'readOnlyAtStart', label: 'a read-only data folder at start' },
+] as const;
+export type StartFaultId = (typeof startFaults)[number]['id'];
+
+/** Where and when each start fault strikes. */
+export const startFaultSite: Record<StartFaultId, string> = {
+  historyLocked:
+    'another connection holds `history.sqlite` in exclusive locking mode inside `BEGIN EXCLUSIVE` (nothing else can even read it) from before the start until the test lets go',
+  readOnlyAtStart:
+    'the data folder an earlier run wrote (profiles, settings, a webhook target, the task journal, history, the port and run key) is on a tmpfs remounted read-only before the start (where it cannot be mounted, the cell is skipped and says why)',
+};
+
+export const startMatrix: Record<StartPath, Record<StartFaultId, Expectation>> = {
+  app: {
+    historyLocked: {
+      outcome: 'ok',
+      note: '`history.status` says history is in memory, why, and that the file is tried again (`reopening`); once it frees, it names the file, and after a restart the checks recorded meanwhile are in it.',
+    },
+    readOnlyAtStart: {
+      outcome: 'ok',
+      note: 'Starts with the saved clusters; `history.status` says history is in memory because the folder is on a read-only disk; saving settings, a cluster or a webhook target is refused as **permanent** in words (`is on a read-only disk`), the tasks list says tasks are refused; once writable, the same save lands.',
+    },
+  },
+  browserHost: {
+    historyLocked: {
+      outcome: 'ok',
+      note: 'Prints its URL and serves; `history.status` over the socket says in memory and `reopening`, then names the file once it frees.',
+    },
+    readOnlyAtStart: {
+      outcome: 'ok',
+      note: 'Prints its URL (with the run key it kept) and that the port and run key are not kept for the next run because the folder is on a read-only disk; over the socket, as for the app: the saved clusters, history in memory, saves refused as **permanent** in words, and landing once writable.',
+    },
+  },
 };

@@ -30,6 +30,9 @@ export const requestFaults: Partial<Record<FaultId, RequestFault>> = {
   timeout596: { kind: 'unreachable', status: 596 },
   reset: { kind: 'reset' },
   hang: { kind: 'hang' },
+  // A length over every bound, announced: refused before a byte is read (the endless stream itself, unannounced, is
+  // test/integration/client/answer-size.test.ts, where the bound is read up to; here the request timeout is 600 ms).
+  oversize: { kind: 'endless', declaredBytes: 1024 * 1024 * 1024 },
 };
 
 const requestSite: Record<Operation, RequestMatch> = {

@@ -15,6 +15,11 @@ import {
   matrix,
   matrixVersions,
   operations,
+  startFaults,
+  startFaultSite,
+  startMatrix,
+  startPathLabel,
+  startPaths,
   tableVersion,
   versionDifferences,
   type Expectation,
@@ -101,6 +106,28 @@ function dayTwoTable(): string[] {
   ];
 }
 
+/** Issue 22: the data folder as the app finds it at start, on each path it starts by (app-start.test.ts). */
+function startTable(): string[] {
+  return [
+    "## The data folder at the app's start (issue 22)",
+    '',
+    'Faults of the data folder the app meets as it starts, run by `test/integration/faults/app-start.test.ts` on each path it',
+    'starts by:',
+    '',
+    ...startPaths.map((p) => `- ${p}: ${startPathLabel[p]}`),
+    '',
+    ...startFaults.map(({ id, label }) => `- ${label}: ${startFaultSite[id]}`),
+    '',
+    'Each cell starts the app on the fault, asserts what the user is told (over IPC, and for the process also what it',
+    'prints), that nothing crashes and the app serves, then takes the fault away and asserts the app recovers.',
+    '',
+    `| fault | ${startPaths.join(' | ')} |`,
+    `| --- | ${startPaths.map(() => '---').join(' | ')} |`,
+    ...startFaults.map(({ id, label }) => `| ${label} | ${startPaths.map((p) => escape(cell(startMatrix[p][id]))).join(' | ')} |`),
+    '',
+  ];
+}
+
 export function renderReliability(): string {
   const lines = [
     '# Reliability: the fault matrix',
@@ -123,6 +150,11 @@ export function renderReliability(): string {
     '',
     "The client's request timeout is shortened to 600 ms and every task budget to 1.2 s, so hangs resolve fast.",
     '',
+    'An answer over its size bound (issue 22, main/core/pve/answer-size.ts) announces 1 GiB and never ends: it is refused',
+    'before a byte of it is read. One that announces nothing is read up to its route’s bound and refused there, the',
+    'connection dropped, in test/integration/client/answer-size.test.ts (bytes the simulator wrote counted), where the',
+    'request timeout does not cut it short.',
+    '',
     "Data-folder faults strike the app's own disk, not Proxmox. They run in `test/integration/faults/data-folder.test.ts`",
     'with the task journal on a real small disk (a tmpfs the test mounts; where it cannot, the test is skipped and says why),',
     'and create, delete and cleanup run as the user starts them: as tasks.',
@@ -144,6 +176,7 @@ export function renderReliability(): string {
     ...faults.map(({ id, label }) => `| ${label} | ${operations.map((op) => escape(cell(matrix[op][id]))).join(' | ')} |`),
     '',
     ...dayTwoTable(),
+    ...startTable(),
     ...versionSummary(),
     '## The host process killed at each step',
     '',

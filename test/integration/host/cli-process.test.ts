@@ -6,49 +6,27 @@
  * A startup error (the port taken) prints the error and the data folder and
  * exits non-zero instead of dying on an unhandled rejection.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_FRAME_BYTES } from '../../../main/host/web-host';
-import { repoRoot, rendererMissingReason } from '../../support/web-host';
+import { printedUrl, startCli } from '../../support/cli-process';
+import { rendererMissingReason } from '../../support/web-host';
 import { frame, rawRequest, rawUpgrade, stillServes, textFrame } from './raw-client';
 
-const cli = join(repoRoot, 'main', 'host', 'cli.ts');
 const missing = rendererMissingReason();
-
-function startCli(env: Record<string, string>): { proc: ChildProcess; output: () => string; exited: Promise<number | null> } {
-  // Node itself with tsx as a loader: the process under test is the host, not a wrapper.
-  const proc = spawn(process.execPath, ['--import', 'tsx', cli], {
-    cwd: repoRoot,
-    env: { ...process.env, EGRESS_DESK_LOG_LEVEL: 'info', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  proc.stdout!.on('data', (d: Buffer) => (output += d.toString()));
-  proc.stderr!.on('data', (d: Buffer) => (output += d.toString()));
-  const exited = new Promise<number | null>((r) => proc.once('exit', (code) => r(code)));
-  return { proc, output: () => output, exited };
-}
 
 describe.skipIf(missing)('browser mode as a process', () => {
   let child: ReturnType<typeof startCli>;
   let port = 0;
   let key = '';
-  const alive = () => child.proc.exitCode === null && child.proc.signalCode === null;
+  const alive = () => child.alive();
 
   beforeAll(async () => {
     child = startCli({ EGRESS_DESK_DATA_DIR: mkdtempSync(join(tmpdir(), 'egress-cli-')), EGRESS_DESK_PORT: '0' });
-    const deadline = Date.now() + 25_000;
-    let m: RegExpExecArray | null = null;
-    while (!(m = /Open: http:\/\/127\.0\.0\.1:(\d+)\/#key=([\w-]+)/.exec(child.output()))) {
-      if (Date.now() > deadline || !alive()) throw new Error(`the host never started:\n${child.output()}`);
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    port = Number(m[1]);
-    key = m[2]!;
+    ({ port, key } = await printedUrl(child));
   }, 30_000);
   afterAll(async () => {
     if (alive()) {

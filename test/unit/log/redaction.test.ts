@@ -85,3 +85,60 @@ describe('redactSecrets', () => {
     expect(redactSecrets('plain text')).toBe('plain text');
   });
 });
+
+/**
+ * A secret rarely travels alone: `Bearer <token>`, HTTP basic's `user:password`
+ * and `PVEAPIToken=<id>=<secret>` are encoded whole, so the secret's base64
+ * starts at any of the three byte offsets, and a server that echoes the
+ * header back echoes that. Nothing of the secret may be read back from what is
+ * left: no run of base64 in the text decodes, at any offset, to 4 bytes of it.
+ */
+describe('redactSecrets: a secret encoded inside a longer value', () => {
+  const token = 'tk_SENTINEL-redaction-base64-offsets-42';
+  registerSecret(token);
+  const carriers = {
+    bearer: (s: string) => `Bearer ${s}`,
+    gotify: (s: string) => s,
+    basic: (s: string) => `egress:${s}`,
+    basicLong: (s: string) => `egress-user:${s}`,
+    pve: (s: string) => `PVEAPIToken=desk@pve!ci=${s}`,
+  };
+  const readable = (text: string, secret: string): boolean => {
+    const bytes = Buffer.from(secret, 'utf8');
+    const pieces = Array.from({ length: bytes.length - 3 }, (_, i) => bytes.subarray(i, i + 4));
+    for (const run of text.match(/[A-Za-z0-9+/_-]{4,}/g) ?? [])
+      for (let skip = 0; skip < 4; skip++) {
+        const decoded = Buffer.from(run.slice(skip).replace(/-/g, '+').replace(/_/g, '/'), 'base64');
+        if (pieces.some((p) => decoded.includes(p))) return true;
+      }
+    return false;
+  };
+
+  for (const [name, carry] of Object.entries(carriers)) {
+    for (const encoding of ['base64', 'base64url'] as const) {
+      it(`cuts the token out of ${name} in ${encoding}`, () => {
+        const echoed = Buffer.from(carry(token), 'utf8').toString(encoding);
+        const out = redactSecrets(`{"error":"bad header ${echoed}"}`);
+        expect(out).toContain(REDACTED);
+        expect(readable(out, token)).toBe(false);
+      });
+    }
+  }
+
+  it('cuts it HTML-escaped and in base64 with JSON-escaped slashes (PHP) and URL-encoded', () => {
+    const odd = 'a&b<c>"d\'e/f+g==secret-in-html-77';
+    registerSecret(odd);
+    const html = odd.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+    expect(redactSecrets(`<p>${html}</p>`)).toBe(`<p>${REDACTED}</p>`);
+    const b64 = Buffer.from(`Bearer ${odd}`).toString('base64');
+    for (const text of [b64.replace(/\//g, '\\/'), encodeURIComponent(b64)])
+      expect(readable(redactSecrets(text).replace(/\\\//g, '/').replace(/%2F/gi, '/').replace(/%2B/gi, '+'), odd)).toBe(false);
+  });
+
+  it('leaves ordinary text alone: a short secret is not looked for at other offsets', () => {
+    registerSecret('Qx7');
+    expect(redactSecrets('the quick brown fox jumps over the lazy dog 0123456789')).toBe(
+      'the quick brown fox jumps over the lazy dog 0123456789',
+    );
+  });
+});

@@ -31,6 +31,13 @@ describe('schemas', () => {
     expect(S.TaskLogAnswerSchema.safeParse(fixtureJson('task_log_clone')).success).toBe(true);
   });
 
+  it('reads the placeholder Proxmox answers for an empty task log as no lines (issue 25), a real line as a line', () => {
+    // pve-common src/PVE/Tools.pm dump_logfile: an empty file answers one line `no content`, numbered 1, count 1.
+    expect(S.TaskLogAnswerSchema.parse({ data: [{ n: 1, t: 'no content' }], total: 1 })).toEqual({ lines: [], total: 0 });
+    expect(S.TaskLogAnswerSchema.parse({ data: [{ n: 1, t: 'starting VM 100' }], total: 1 }).lines).toHaveLength(1);
+    expect(S.TaskLogAnswerSchema.parse({ data: [{ n: 2, t: 'no content' }], total: 2 }).lines).toHaveLength(1);
+  });
+
   it('accepts numbers as strings and strings as numbers, and 0/1 or true/false flags', () => {
     const r = S.ClusterResourceSchema.parse({
       id: 'qemu/1',

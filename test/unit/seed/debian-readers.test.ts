@@ -42,7 +42,7 @@ function seedFile(file: string, userData: string, vendorData?: string): { path: 
   const image = buildSeedIso({ name: 'proxy-abc', userData, vendorData, installGuestAgent: true, now });
   const expected = new Map([
     ['user-data', encode(userData)],
-    ['meta-data', encode('instance-id: proxy-abc\nlocal-hostname: proxy-abc\n')],
+    ['meta-data', encode('instance-id: "proxy-abc"\nlocal-hostname: "proxy-abc"\n')],
     ['vendor-data', filesByName(image).get('vendor-data')!],
   ]);
   return { path: writeImage(scratch.path, file, image), expected };

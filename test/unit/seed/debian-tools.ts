@@ -1,7 +1,8 @@
 /**
  * Debian's own ISO readers, driven from tests: blkid (util-linux), isoinfo
- * (genisoimage package) and xorriso. A missing tool makes its tests skip
- * with the reason printed; CI installs them with apt (genisoimage, xorriso).
+ * (genisoimage package) and xorriso; and cloud-init itself. A missing tool
+ * makes its tests skip with the reason printed; CI installs them with apt
+ * (genisoimage, xorriso, cloud-init).
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, chmodSync, statSync, writeFileSync } from 'node:fs';
@@ -14,6 +15,7 @@ export const tools = {
   xorriso: '/usr/bin/xorriso',
   genisoimage: '/usr/bin/genisoimage',
   python3: 'python3',
+  'cloud-init': '/usr/bin/cloud-init',
 } as const;
 
 export type Tool = keyof typeof tools;
@@ -28,10 +30,12 @@ function works(tool: Tool): boolean {
   }
 }
 
+const packageOf: Partial<Record<Tool, string>> = { isoinfo: 'genisoimage', blkid: 'util-linux' };
+
 /** Why a test using `tool` cannot run, or undefined when it can; the reason is printed once. */
 export function missing(tool: Tool): string | undefined {
   if (works(tool)) return undefined;
-  const reason = `${tools[tool]} is not installed (apt-get install ${tool === 'isoinfo' || tool === 'genisoimage' ? 'genisoimage' : tool === 'blkid' ? 'util-linux' : tool}): skipping the tests that need it`;
+  const reason = `${tools[tool]} is not installed (apt-get install ${packageOf[tool] ?? tool}): skipping the tests that need it`;
   console.log(reason);
   return reason;
 }

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
 import { ProviderError } from '../../../main/core/provider/errors';
 import { GUEST_AGENT_SCRIPT } from '../../../main/core/seed/guest-agent-script';
 import { SEED_LABEL, buildSeedIso, metaData, seedIsoName, seedVolumeId, type SeedRequest } from '../../../main/core/seed/nocloud';
@@ -20,7 +21,59 @@ describe('seed names', () => {
     expect(seedVolumeId('proxy-seeds', 'proxy-abc')).toBe('proxy-seeds:iso/proxy-abc-seed.iso');
   });
   it('writes meta-data with the name as instance id and hostname', () => {
-    expect(metaData('proxy-abc')).toBe('instance-id: proxy-abc\nlocal-hostname: proxy-abc\n');
+    expect(metaData('proxy-abc')).toBe('instance-id: "proxy-abc"\nlocal-hostname: "proxy-abc"\n');
+  });
+});
+
+// cloud-init reads meta-data with PyYAML, a YAML 1.1 reader: plain, each of these is a boolean, a null, a
+// number, a date or a tag, never the proxy's name (cloud-init.test.ts shows what real cloud-init makes of them).
+const yaml11Words = [
+  'yes',
+  'on',
+  'true',
+  'no',
+  'off',
+  'false',
+  'null',
+  'y',
+  'n',
+  '~',
+  'NULL',
+  'Yes',
+  '0x1',
+  '1e3',
+  '012',
+  '1_000',
+  '1:20',
+  '-1',
+  '1.5',
+  '2026-03-04',
+  '=',
+  '<<',
+];
+
+describe('meta-data as a YAML 1.1 reader reads it', () => {
+  it.each(yaml11Words)('the name %j is the instance-id and the hostname, as a string', (name) => {
+    for (const version of ['1.1', '1.2'] as const)
+      expect(parse(metaData(name), { version }), version).toEqual({ 'instance-id': name, 'local-hostname': name });
+    expect(parse(metaData('off', name), { version: '1.1' })).toEqual({ 'instance-id': name, 'local-hostname': 'off' });
+  });
+
+  it('holds any name the seed builder accepts as that exact string (property)', () => {
+    fc.assert(
+      fc.property(fc.oneof(fc.constantFrom(...yaml11Words), fc.string({ unit: 'binary', maxLength: 40 })), (name) => {
+        let image: Uint8Array;
+        try {
+          image = buildSeedIso({ name, userData, installGuestAgent: false, now });
+        } catch (e) {
+          expect(e).toBeInstanceOf(ProviderError);
+          return;
+        }
+        const metaData = text(filesByName(image).get('meta-data'))!;
+        expect(parse(metaData, { version: '1.1' })).toEqual({ 'instance-id': name, 'local-hostname': name });
+      }),
+      { numRuns: 300 },
+    );
   });
 });
 
@@ -39,7 +92,7 @@ describe('buildSeedIso', () => {
   ])('vendor-data: $why; user-data and meta-data unchanged', ({ vendorData, agent, want }) => {
     const files = seed({ vendorData, installGuestAgent: agent });
     expect(text(files.get('user-data'))).toBe(userData);
-    expect(text(files.get('meta-data'))).toBe('instance-id: proxy-abc\nlocal-hostname: proxy-abc\n');
+    expect(text(files.get('meta-data'))).toBe('instance-id: "proxy-abc"\nlocal-hostname: "proxy-abc"\n');
     expect(text(files.get('vendor-data'))).toBe(want);
   });
 
@@ -100,6 +153,9 @@ describe('buildSeedIso refusals', () => {
     { why: 'an empty name', name: '', userData: `#cloud-config\n# ${sentinel}\n` },
     { why: 'a name with a line break (it would add keys to meta-data)', name: 'proxy\ninstance-id: x', userData: sentinel },
     { why: 'a name with a slash', name: 'a/b', userData: sentinel },
+    { why: 'a name with a Unicode line separator (a line break to YAML 1.1)', name: 'yes\u2028 b', userData: sentinel },
+    { why: 'a name with U+FFFE (PyYAML refuses the file)', name: 'a\uFFFEb', userData: sentinel },
+    { why: 'a name with an unpaired surrogate (no UTF-8 form)', name: 'a\uD800b', userData: sentinel },
     { why: 'user-data with an unpaired surrogate (no UTF-8 form)', name: 'proxy-abc', userData: `${sentinel}\uD800` },
     { why: 'vendor-data with an unpaired surrogate', name: 'proxy-abc', userData: sentinel, vendorData: `${sentinel}\uDC00` },
   ])('refuses $why as permanent, without quoting the cloud-init text', ({ name, userData, vendorData = sentinel }) => {

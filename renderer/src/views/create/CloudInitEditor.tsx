@@ -19,8 +19,7 @@ import { tags } from '@lezer/highlight';
 import { linter, lintGutter } from '@codemirror/lint';
 import { EditorState } from '@codemirror/state';
 import { EditorView, keymap, lineNumbers } from '@codemirror/view';
-import { headerProblem, userDataKind } from './user-data-check';
-import { yamlProblems, type YamlProblem } from './yaml-check';
+import { headerProblem, userDataKind, yamlProblems, type YamlProblem } from '../../../../shared/domain/user-data';
 
 const theme = EditorView.theme({
   '&': { backgroundColor: 'var(--panel)', color: 'var(--text)', border: '1px solid var(--border)', borderRadius: '4px', fontSize: '13px' },

@@ -6,9 +6,8 @@
  */
 import { CreateProxiesInput } from '../../../../shared/channels/tasks';
 import { ProxyTestInput } from '../../../../shared/channels/proxy-check';
-import { headerProblem, userDataKind } from './user-data-check';
+import { userDataProblem } from '../../../../shared/domain/user-data';
 import { checkNames, countProblem } from './words';
-import { yamlProblems } from './yaml-check';
 
 export interface CreateForm {
   clusterId: string;
@@ -44,7 +43,6 @@ export interface FormCheck {
 }
 
 const BASE32 = 'abcdefghijklmnopqrstuvwxyz234567';
-const cloudInitMax = CreateProxiesInput.shape.cloudInit.maxLength ?? 65_536;
 
 /** A fresh `proxy-` name in the style main uses for unnamed proxies. */
 export function suggestName(): string {
@@ -62,7 +60,7 @@ export function checkForm(f: CreateForm, ctx: FormContext): FormCheck {
   if (!f.template) problems.template = ctx.templateProblem ?? 'Choose a template.';
   if (!f.machineType) problems.machineType = 'Choose a machine type: add one in Templates if the list is empty.';
   if (ctx.nodeProblem) problems.node = ctx.nodeProblem;
-  const cloudInit = cloudInitProblem(f.cloudInit);
+  const cloudInit = userDataProblem(f.cloudInit);
   if (cloudInit) problems.cloudInit = cloudInit;
 
   const parsed = CreateProxiesInput.safeParse({
@@ -94,19 +92,6 @@ const fallbackWords: FormProblems = {
   count: 'Count is how many proxies to create: a whole number from 1 to 50.',
   cloudInit: 'The user-data is not accepted.',
 };
-
-/** Too long, a start cloud-init would ignore, or (for cloud-config) YAML that does not parse. */
-export function cloudInitProblem(text: string): string | undefined {
-  if (text.length > cloudInitMax)
-    return `The user-data is at most ${cloudInitMax.toLocaleString('en')} characters: this is ${text.length.toLocaleString('en')}.`;
-  const header = headerProblem(text);
-  if (header) return header;
-  if (userDataKind(text) !== 'cloud-config') return undefined;
-  const yamlError = yamlProblems(text).find((p) => p.severity === 'error');
-  if (!yamlError) return undefined;
-  const line = text.slice(0, yamlError.from).split('\n').length;
-  return `The user-data is not valid YAML at line ${line}: ${yamlError.message.replace(/ at line \d+, column \d+.*$/, '').replace(/\.$/, '')}.`;
-}
 
 /** The preset's port, checked like the proxy check's port. */
 export function portProblem(port: string): string | undefined {

@@ -91,7 +91,11 @@ export function HistorySection() {
           <dt>Database file</dt>
           <dd>
             {status.degraded ? (
-              'none: kept in memory until the app restarts'
+              status.reopening ? (
+                'none yet: kept in memory while the file is locked'
+              ) : (
+                'none: kept in memory until the app restarts'
+              )
             ) : (
               <>
                 <code>{status.path}</code> <CopyButton text={status.path} label="Copy the database path" />
@@ -114,7 +118,16 @@ export function HistorySection() {
           </p>
         </div>
       )}
-      {status?.degraded && (
+      {status?.degraded && status.reopening && (
+        <div className="notice warn-notice" role="status">
+          <p>
+            The history database could not be opened: {status.degraded}. History is kept in memory meanwhile; the app keeps trying the file
+            and moves this session's history into it once the other program lets go of it. Close the program that holds it (a second copy of
+            Egress Desk, an SQLite tool) if this stays.
+          </p>
+        </div>
+      )}
+      {status?.degraded && !status.reopening && (
         <div className="notice warn-notice" role="status">
           <p>
             The history database could not be opened: {status.degraded}. History is kept in memory and is lost when the app closes. Check

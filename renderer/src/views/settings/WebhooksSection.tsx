@@ -7,7 +7,10 @@
  * has no protected keyring, the form asks where to keep the token with the
  * connect wizard's choice and words (ChoicesStep's "Keep the token secret"):
  * until the app quits, or on disk without real protection; main refuses the
- * rest as it does for a cluster's secret.
+ * rest as it does for a cluster's secret. A kept token is only sent to the
+ * server it was saved for (shared/domain/secret-origin.ts): while the URL
+ * names another one, the Token field says it must be entered again, and
+ * nothing is sent until it is (or the kept token is forgotten).
  */
 import { useEffect, useState } from 'react';
 import {
@@ -16,6 +19,7 @@ import {
   type WebhookSecretStorage,
   type WebhookTarget,
 } from '../../../../shared/channels/alerts';
+import { movedSecretProblem } from '../../../../shared/domain/secret-origin';
 import type { AppErrorValue } from '../../../../shared/errors';
 import { ErrorNotice, Field } from '../../components/common';
 import { useAlerts } from '../../stores/alerts';
@@ -58,6 +62,14 @@ interface Draft {
   secretStorage: UnprotectedChoice;
   /** Where the edited target's token is now (to send a change of place only). */
   keptIn?: WebhookSecretStorage;
+  /** The URL the kept token was saved with: another server needs the token again. */
+  savedUrl?: string;
+}
+
+/** Why the kept token cannot go along to the URL as typed now (the shared rule's words), or undefined. */
+function movedToken(draft: Draft): string | undefined {
+  if (!draft.hasSecret || draft.clearSecret || draft.secret || draft.savedUrl === undefined) return undefined;
+  return movedSecretProblem(draft.savedUrl, draft.url, 'token')?.message;
 }
 
 const empty: Draft = {
@@ -149,11 +161,13 @@ export function WebhooksSection() {
     setDraft((d) => ({ ...d, ...change }));
   };
   const words = formatWords[draft.format];
+  const moved = movedToken(draft);
 
   const submit = async () => {
+    if (moved) return; // the Token field says why, until a token is typed or the kept one forgotten
     // A new token goes where the user chose; a kept one moves only when the choice changed.
-    const moved = draft.hasSecret && !draft.clearSecret && draft.keptIn !== draft.secretStorage;
-    const where = askWhere && (draft.secret || moved) ? { secretStorage: draft.secretStorage } : {};
+    const movedPlace = draft.hasSecret && !draft.clearSecret && draft.keptIn !== draft.secretStorage;
+    const where = askWhere && (draft.secret || movedPlace) ? { secretStorage: draft.secretStorage } : {};
     const parsed = SaveWebhookTargetInput.safeParse({
       ...where,
       ...(draft.id ? { id: draft.id } : {}),
@@ -203,6 +217,7 @@ export function WebhooksSection() {
                   hasSecret: t.hasSecret,
                   secretStorage: t.secretStorage === 'plaintext' ? 'plaintext' : 'session',
                   ...(t.secretStorage ? { keptIn: t.secretStorage } : {}),
+                  savedUrl: t.url,
                 })
               }
             />
@@ -239,7 +254,7 @@ export function WebhooksSection() {
         )}
         <Field
           label="Token"
-          problem={problems.secret}
+          problem={moved ?? problems.secret}
           help={draft.hasSecret ? `${words.secret}. A token is kept: leave empty to keep it.` : `${words.secret}.`}
         >
           <input type="password" autoComplete="off" value={draft.secret} onChange={(e) => edit({ secret: e.target.value })} />

@@ -4,7 +4,7 @@
  * profiles list and the tasks snapshot's notices, and a save says why it failed, in words and classified; once the
  * disk has room (or is writable) the same save lands on disk. On a real small disk (a tmpfs the test mounts).
  */
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { composeApp, type ComposedApp } from '../../../../main/app/compose';
@@ -98,4 +98,49 @@ describe.skipIf(missing !== undefined)('a fresh install on a data folder it cann
     if (!saved.ok) throw new Error(saved.error.message);
     expect(existsSync(join(dataDir, 'profiles.json'))).toBe(true);
   });
+
+  // Issue 22: a file an older version wrote is upgraded by writing it; a folder that cannot be written must not hide it.
+  for (const fault of ['readOnly', 'diskFull'] as const) {
+    it(`${fault === 'readOnly' ? 'read-only' : 'full'} disk with an older version's profile file: its clusters are read, nothing is moved aside; the first save once writable upgrades it`, async () => {
+      disk = mountSmallDisk(256);
+      const dataDir = join(disk.dir, 'egress-desk');
+      mkdirSync(dataDir);
+      const v1 = {
+        __internal__: { migrations: { version: '1.0.0' } },
+        clusters: [{ ...plainProfile(), id: 'c1', name: 'Old lab', tokenId: 'egress@pve!desk' }],
+      };
+      delete (v1.clusters[0] as { tls?: unknown }).tls;
+      delete (v1.clusters[0] as { token?: unknown }).token;
+      const original = JSON.stringify(v1);
+      writeFileSync(join(dataDir, 'profiles.json'), original);
+      if (fault === 'readOnly') disk.readOnly();
+      else disk.fill([join(dataDir, 'profiles.json')]);
+      const call = start(dataDir);
+
+      const list = await call<ProfilesList>('profiles.list');
+      if (!list.ok) throw new Error(list.error.message);
+      expect(list.value.profiles.map((p) => p.name)).toEqual(['Old lab']);
+      expect(list.value.storeProblem?.message).toMatch(
+        fault === 'readOnly' ? /egress-desk is on a read-only disk/ : /disk holding .*egress-desk is full/,
+      );
+      expect(list.value.storeProblem?.message).toMatch(/older version.*upgraded at the first save/);
+      expect(list.value.storeProblem?.backupPath).toBeUndefined();
+      expect(readdirSync(dataDir).filter((f) => f.includes('corrupt'))).toEqual([]);
+      expect(JSON.parse(readFileSync(join(dataDir, 'profiles.json'), 'utf8'))).toEqual(JSON.parse(original)); // untouched (the fill pads it with blanks)
+
+      const refused = await call('profiles.save', save);
+      expect(refused).toMatchObject({ ok: false, error: { kind: fault === 'readOnly' ? 'permanent' : 'transient' } });
+
+      if (fault === 'readOnly') disk.writable();
+      else disk.free();
+      const saved = await call<{ id: string }>('profiles.save', save);
+      if (!saved.ok) throw new Error(saved.error.message);
+      const onDisk = JSON.parse(readFileSync(join(dataDir, 'profiles.json'), 'utf8')) as {
+        profiles: { name: string }[];
+        clusters?: unknown;
+      };
+      expect(onDisk.profiles.map((p) => p.name).sort()).toEqual(['Lab', 'Old lab']);
+      expect(onDisk.clusters).toBeUndefined();
+    });
+  }
 });

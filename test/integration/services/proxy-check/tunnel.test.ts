@@ -68,17 +68,21 @@ describe('the tunnel to an https target', () => {
     }
   });
 
-  it.each([
-    ['hangs up', undefined],
-    ['answers in binary', Buffer.from([5, 0xff, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0])],
-  ] as const)('says the port does not speak HTTP when it %s on CONNECT', async (_how, answer) => {
-    const proxy = answer ? await startAnsweringProxy(answer) : socks;
+  it('says the port does not speak HTTP when it answers CONNECT in binary', async () => {
+    const proxy = await startAnsweringProxy(Buffer.from([5, 0xff, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]));
     try {
       const result = await checkProxy({ host, port: proxy.port, protocol: 'http', targetUrl, timeoutMs: 5_000 });
       expect(result).toMatchObject({ reachable: false, problem: { kind: 'permanent', stage: 'handshake' } });
       expect(result.problem?.message).toContain('did not answer as an HTTP proxy');
     } finally {
-      if (answer) await proxy.close();
+      await proxy.close();
     }
+  });
+
+  it('says the proxy closed without answering when it hangs up on CONNECT (a SOCKS5 port, or a refusal)', async () => {
+    const result = await checkProxy({ host, port: socks.port, protocol: 'http', targetUrl, timeoutMs: 5_000 });
+    expect(result).toMatchObject({ reachable: false, problem: { kind: 'transient', stage: 'handshake' } });
+    expect(result.problem?.message).toContain('closed it without answering');
+    expect(result.problem?.hint).toContain('this port serves HTTP');
   });
 });

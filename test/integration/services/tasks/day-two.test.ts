@@ -9,6 +9,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AppError } from '../../../../main/errors/app-error';
+import { userDataProblem } from '../../../../shared/domain/user-data';
 import { PROXY_RECORDS_FILE } from '../../../../main/services/tasks/proxy-records';
 import { proxyVm, SEED_STORAGE } from '../../../../main/simulator';
 import { cloudInit, SENTINEL, startEnv, type Env } from './harness';
@@ -94,6 +95,43 @@ describe('migrate, reconfigure and recreate as tasks', () => {
     expect(env.manager.list().length).toBe(tasksBefore);
   });
 
+  it("issue 22: user-data the dialogs refuse is refused by main too, in the dialogs' words, before any task: create, migrate, reconfigure, recreate", async () => {
+    env = await demo();
+    const vmid = await made(env, 'dt-words');
+    const tasksBefore = env.manager.list().length;
+    const since = env.t.sim.requests.records.length;
+    const target = { vmid, name: 'dt-words' };
+    const broken = '#cloud-config\npackages: [squid\n';
+    for (const text of ['hello', '', broken]) {
+      const problem = userDataProblem(text)!;
+      expect(problem).toBeDefined();
+      const refusals = [
+        await refused(env.manager.reconfigure({ clusterId: 'sim', targets: [target], cloudInit: text })),
+        await refused(env.manager.migrate({ clusterId: 'sim', targets: [{ ...target, cloudInit: text }], to: 'pv1-2' })),
+        await refused(env.manager.recreate({ clusterId: 'sim', targets: [{ ...target, cloudInit: text }] })),
+        await refused(
+          env.manager.createProxies({
+            clusterId: 'sim',
+            node: 'pv1-1',
+            template: 't9001',
+            machineType: 'small',
+            count: 1,
+            cloudInit: text,
+          }),
+        ),
+      ];
+      for (const r of refusals) {
+        expect(r, text).toMatchObject({ kind: 'invalid-input', field: 'cloudInit' });
+        expect(r.message, text).toContain(problem);
+        expect(r.message).toMatch(/Nothing was (changed|migrated|recreated|created)\.$/);
+      }
+      expect(refusals[1]!.message).toMatch(/^dt-words \(VM \d+\): /);
+    }
+    expect(userDataProblem('hello')).toMatch(/It starts with “hello”, which cloud-init would ignore/);
+    expect(writesSince(env, since)).toEqual([]);
+    expect(env.manager.list().length).toBe(tasksBefore);
+  });
+
   it('an operator-made VM needs the warning acknowledged; a foreign VM is refused', async () => {
     env = await demo();
     const { sim } = env.t;
@@ -144,7 +182,7 @@ describe('migrate, reconfigure and recreate as tasks', () => {
     );
     const after = Buffer.from(env.t.sim.state.iso('pv1-1', SEED_STORAGE, 'dt-reconf-seed.iso')!.bytes);
     expect(after.equals(before)).toBe(false);
-    expect(after.toString('latin1')).toContain('instance-id: dt-reconf-');
+    expect(after.toString('latin1')).toContain('instance-id: "dt-reconf-');
     expect(String(env.t.sim.state.vm(vmid)?.config.ide2)).toContain('dt-reconf-seed.iso');
   });
 
@@ -155,7 +193,7 @@ describe('migrate, reconfigure and recreate as tasks', () => {
     const reconf = await env.manager.reconfigure({ clusterId: 'sim', targets: [{ vmid, name: 'dt-follow' }], cloudInit: NEW });
     expect((await env.manager.wait(reconf.taskIds[0]!)).state).toBe('succeeded');
     const source = Buffer.from(env.t.sim.state.iso('pv1-1', SEED_STORAGE, 'dt-follow-seed.iso')!.bytes);
-    const instanceId = /instance-id: (dt-follow-\d{14})\n/.exec(source.toString('latin1'))?.[1];
+    const instanceId = /instance-id: "(dt-follow-\d{14})"\n/.exec(source.toString('latin1'))?.[1];
     expect(instanceId).toBeDefined();
     // The record outlives the app: a restart in between, and it is a private file without the user-data.
     await env.manager.close();
@@ -168,7 +206,7 @@ describe('migrate, reconfigure and recreate as tasks', () => {
     const moved = await env.manager.wait(move.taskIds[0]!);
     expect(moved.state, moved.message).toBe('succeeded');
     const target = Buffer.from(env.t.sim.state.iso('pv1-2', SEED_STORAGE, 'dt-follow-seed.iso')!.bytes);
-    expect(target.toString('latin1')).toContain(`instance-id: ${instanceId}\n`);
+    expect(target.toString('latin1')).toContain(`instance-id: "${instanceId}"\n`);
     expect(target.equals(source)).toBe(true);
   });
 

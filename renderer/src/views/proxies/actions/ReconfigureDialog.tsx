@@ -19,7 +19,8 @@ import { ActionTargets, OperatorAcknowledgement } from './ActionTargets';
 import { nameOf } from './ConfirmAction';
 import { perCluster, targetOf } from './run-actions';
 import { useDialogSend } from './use-dialog-send';
-import { UserDataField, userDataProblem } from './UserDataField';
+import { userDataProblem } from '../../../../../shared/domain/user-data';
+import { UserDataField } from './UserDataField';
 
 const GIB = 1024 ** 3;
 

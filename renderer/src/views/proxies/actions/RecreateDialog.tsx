@@ -19,7 +19,8 @@ import { ActionTargets, OperatorAcknowledgement } from './ActionTargets';
 import { nameOf } from './ConfirmAction';
 import { perCluster, targetOf } from './run-actions';
 import { useDialogSend } from './use-dialog-send';
-import { UserDataField, userDataProblem } from './UserDataField';
+import { userDataProblem } from '../../../../../shared/domain/user-data';
+import { UserDataField } from './UserDataField';
 import { presets } from '../../create/presets';
 
 /** The editor starts from the Create dialog's first preset: a working proxy when the old user-data is not at hand. */

@@ -5,12 +5,7 @@
  * pastes the user-data the proxy was made with (or new user-data).
  */
 import { useId } from 'react';
-import { headerProblem } from '../../create/user-data-check';
 import { CloudInitEditor } from '../../create/CloudInitEditor';
-
-export function userDataProblem(text: string): string | undefined {
-  return headerProblem(text);
-}
 
 export function UserDataField({
   value,
