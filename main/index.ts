@@ -14,7 +14,7 @@ import { electronPowerState } from './electron/power-state';
 import { createSafeStorageVault } from './electron/safe-storage';
 import { ElectronWindowVisibility } from './electron/window-visibility';
 import { bindIpc } from './ipc/bind-electron';
-import { ensurePrivateDir, openPrivateFile } from './services/profiles/data-dir';
+import { ensurePrivateDir, openPrivateFile } from './files/data-dir';
 import { createLogger, type LogSink } from './log/logger';
 import { APP_INDEX_URL, APP_ORIGIN, appSchemePrivileges, serveAppProtocol } from './security/app-protocol';
 import { lockNavigation } from './security/navigation';

@@ -54,8 +54,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { defaultBudgets } from '../main/core';
-import { DEFAULT_PACE } from '../main/core/pve/pace';
+import { DEFAULT_PACE, defaultBudgets } from '../main/core';
 import { APP_CLIENT_PACE } from '../main/services/clusters/client-policy';
 import { createLogger } from '../main/log/logger';
 import { createInventoryService } from '../main/services/inventory/service';

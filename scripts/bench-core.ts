@@ -12,9 +12,8 @@
  *
  * Run: npx tsx scripts/bench-core.ts [repetitions=3] [seed=1]
  */
-import { defaultBudgets, type Budgets } from '../main/core';
+import { type Budgets, defaultBudgets, type PaceOptions } from '../main/core';
 import type { TaskKind } from '../main/simulator';
-import type { PaceOptions } from '../main/core/pve/pace';
 import { APP_CLIENT_PACE } from '../main/services/clusters/client-policy';
 import { simProvider } from '../test/integration/core/sim-provider';
 

@@ -8,13 +8,11 @@
  *   npx tsx --expose-gc scripts/bench-inventory.ts [refreshes]
  */
 import { availableParallelism, loadavg } from 'node:os';
-import type { PveApi } from '../main/core/pve/api';
-import * as S from '../main/core/pve/schemas';
-import { createProvider, parseProfile } from '../main/core';
+import { AgentNetworkSchema, ClusterResourcesSchema, createProvider, parseProfile, type PveApi, VmConfigSchema } from '../main/core';
 import { createLogger } from '../main/log/logger';
 import { MutableClusterDirectory } from '../main/services/clusters/cluster';
 import { createInventoryService } from '../main/services/inventory/service';
-import type { Timers } from '../main/services/inventory/timers';
+import type { Timers } from '../main/services/polling/timers';
 import { ClusterState } from '../main/simulator/state';
 import { SimClock } from '../main/simulator/clock';
 import { nodeResource, storageResource, vmResource } from '../main/simulator/views';
@@ -63,11 +61,11 @@ function memoryApi(state: ClusterState, clock: SimClock, counter: { requests: nu
   const api: Partial<PveApi> = {
     clusterResources: () => {
       counter.requests++;
-      return Promise.resolve(S.ClusterResourcesSchema.parse(JSON.parse(listingBody)));
+      return Promise.resolve(ClusterResourcesSchema.parse(JSON.parse(listingBody)));
     },
-    vmConfig: (_node, vmid) => answer(S.VmConfigSchema, state.vm(vmid)!.config),
+    vmConfig: (_node, vmid) => answer(VmConfigSchema, state.vm(vmid)!.config),
     agentNetworkInterfaces: (_node, vmid) =>
-      answer(S.AgentNetworkSchema, {
+      answer(AgentNetworkSchema, {
         result: [
           { name: 'eth0', 'ip-addresses': [{ 'ip-address': `10.0.${vmid % 250}.${vmid % 200}`, 'ip-address-type': 'ipv4', prefix: 24 }] },
         ],

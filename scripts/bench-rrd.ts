@@ -2,7 +2,7 @@
  * How long one RRD graph read takes end to end (simulator answer, HTTPS, the client's zod parse, the service's
  * series), per release and timeframe, and how big the answer is: `npx tsx scripts/bench-rrd.ts`. Never a timed test.
  */
-import { createPveClient } from '../main/core/pve/client';
+import { createPveClient } from '../main/core';
 import { createLogger } from '../main/log/logger';
 import { minimalCluster, proxyVm, startSimulator } from '../main/simulator';
 import { vmSeries } from '../main/services/rrd/series';

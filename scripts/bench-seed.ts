@@ -2,7 +2,7 @@
  * How long building a seed takes, for the report and for spotting a
  * regression by eye: `npx tsx scripts/bench-seed.ts`. Never a timed test.
  */
-import { buildSeedIso } from '../main/core/seed/nocloud';
+import { buildSeedIso } from '../main/core';
 
 const typical = `#cloud-config\npackages: [squid]\nwrite_files:\n  - path: /etc/squid/squid.conf\n    content: |\n${'      http_access allow localnet\n'.repeat(40)}`;
 const cases = [

@@ -4,8 +4,7 @@
  * so the documented example cannot rot.
  */
 import { randomUUID } from 'node:crypto';
-import { createProvider } from '../main/core';
-import { createPveClient } from '../main/core/pve/client';
+import { createProvider, createPveClient } from '../main/core';
 import { createLogger } from '../main/log/logger';
 import { SEED_STORAGE, startSimulator } from '../main/simulator';
 

@@ -4,7 +4,7 @@
  * memory before, at its peak while the call runs, and after, and the bytes the simulator wrote:
  * `npx tsx --expose-gc scripts/measure-endless-answer.ts [timeoutMs=12000] [bytesPerSecond=25000000]`. Never a test.
  */
-import { createPveClient } from '../main/core/pve/client';
+import { createPveClient } from '../main/core';
 import { createLogger } from '../main/log/logger';
 import { startSimulator } from '../main/simulator';
 

@@ -3,7 +3,7 @@
  * host: it builds the services and binds every contract channel to them.
  * Nothing here imports Electron; the shell passes in what only it knows.
  */
-import type { AppInfo, EventPayload } from '../../shared/contract';
+import type { AppInfo } from '../../shared/contract';
 import { createEventBus, type EventBus } from '../ipc/event-bus';
 import { createRouter, type Handlers, type Router } from '../ipc/router';
 import type { Logger } from '../log/logger';
@@ -12,13 +12,13 @@ import type { ProxyOrigin, TaskManager } from '../services/tasks/task-manager';
 import { createTaskServices, type TaskServicesOptions } from '../services/tasks/task-services';
 import { inventoryFeed } from '../services/tasks/address-watch';
 import { limitsFromSettings } from '../services/tasks/limits-from-settings';
-import { eventNotifier, silentNotifier } from '../services/tasks/notifier';
-import { securePrivateDataDir } from '../services/profiles/data-dir';
+import { eventNotifier, silentNotifier } from '../ports/notifier';
+import { securePrivateDataDir } from '../files/data-dir';
 import { startDemoCluster } from '../services/demo/demo-cluster';
 import { createProfileService, profilesHandlers, type DocumentStoreOpener, type ProfileService } from '../services/profiles';
 import type { SecretVault } from '../services/secrets/vault';
 import { doctorHandlers, profileFromDirectory, runDoctor, type ResolveProfileConnection } from '../services/doctor';
-import { createMonitoring, type MonitoringOptions } from '../services/inventory/monitoring';
+import { createMonitoring, type MonitoringOptions } from './monitoring';
 import { profileCatalogue } from '../services/templates/profile-catalogue';
 import { templatesHandlers } from '../services/templates/template-builder';
 import { createRrdService } from '../services/rrd/rrd-service';
@@ -190,9 +190,7 @@ export function composeApp(options: ComposeOptions): ComposedApp {
   alerts.start();
   // Every settings change sets the task limits again (queued work is served under the new ones at once) and the
   // history's retention (applied at once).
-  const offLimits = bus.subscribe((name, payload) => {
-    if (name !== 'settings.changed') return;
-    const settings = payload as EventPayload<'settings.changed'>;
+  const offLimits = bus.main.on('settings.changed', (settings) => {
     taskServices.tasks.setLimits(limitsFromSettings(settings));
     history.setRetentionDays(settings.historyRetentionDays ?? DEFAULT_HISTORY_RETENTION_DAYS);
   });

@@ -1,6 +1,8 @@
 /**
- * The core's public face: the Proxmox provider. Nothing below imports
- * Electron; the app wires a PveApi (main/core/pve/client.ts) into it.
+ * The core's public face: everything outside main/core imports the core
+ * from here (held by eslint.config.js and `npm run structure`), so what the
+ * services, the app and the scripts lean on is this one list. Nothing below
+ * imports Electron; the app wires a PveApi (main/core/pve/client.ts) into it.
  */
 export { createProvider, type Provider, type ProviderDeps } from './provider/provider';
 export type { CallOptions, CloneGate } from './provider/context';
@@ -61,3 +63,58 @@ export {
 } from './provider/progress';
 export { formatProviderId, parseProviderId } from './provider/ids';
 export { vmidFor } from './provider/vmid';
+
+// The provider's parts the services build on: reads of a listing and of configs, marks and ownership, landing.
+export { bootDisk, configOption, diskBytes, type VmConfig } from './provider/boot-disk';
+export { toProviderError } from './provider/classify';
+export type { DeleteOptions, DeleteReport } from './provider/delete';
+export { KeyedLock } from './provider/keyed-lock';
+export { judgeLandings, readLandingFacts, templateVmidFor, type Landing } from './provider/landing';
+export { isCandidate } from './provider/list';
+export { clusterListing } from './provider/lookup';
+export { parseMark, type Mark } from './provider/mark';
+export { driveRefs, notTheOne, readConfigs, seedHolds, vmReasonToKeep, vmsToRead, type ConfigRead } from './provider/ownership';
+export { ownEntry } from './provider/placement';
+export { operationsBlockedBy, OPERATOR_ROOT_PRIVILEGES, SEED_STORAGE_PRIVILEGES } from './provider/privileges';
+export { hasUserInfo } from './provider/profile';
+export { grantCommand, roleCommand, tokenGrantCommand } from './provider/pveum';
+export { isSharedStorage } from './provider/seed-source';
+export { splitTags } from './provider/tags';
+export { isBudgetExhausted, taskWatcherFor } from './provider/task-watcher';
+export { LOCK_SUSPENDED } from './provider/tasks';
+export { cloudInitDriveSlot, templateProblems, type TemplateNeeds, type TemplateProblem } from './provider/template';
+export { firstIpv4 } from './provider/vm-state';
+export { writtenMarksOf } from './provider/written-marks';
+
+// The Proxmox API client: its port, its errors and their classes, schemas of what it reads, tokens and UPIDs.
+export { apiErrorFromAnswer } from './pve/answer';
+export type { PveApi } from './pve/api';
+export type { TemplateBuildApi } from './pve/build-api';
+export { createPveClient, type PveClient } from './pve/client';
+export { createVerifyingConnector } from './pve/connector';
+export { isApiError, missingPrivilege, type ApiError } from './pve/errors';
+export { explainPveFailure } from './pve/explain';
+export { ClassifiedError, TlsVerificationError, TokenFileError, TransportError } from './pve/failures';
+export { DEFAULT_REQUESTS_PER_NODE } from './pve/node-gate';
+export { DEFAULT_PACE, type PaceOptions } from './pve/pace';
+export { RrdMissingError, type NodeRrdRow, type RrdApi, type VmRrdRow } from './pve/rrd-api';
+export { AgentNetworkSchema, ClusterResourcesSchema, VmConfigSchema, type ClusterResource, type StorageEntry } from './pve/schemas';
+export type { TlsChoice } from './pve/tls-choice';
+export { readToken, type TokenSource } from './pve/token';
+export { parseUpid, taskSucceeded } from './pve/upid';
+
+// The NoCloud seed ISO.
+export { buildSeedIso } from './seed/nocloud';
+
+// The template builder (issue 14).
+export {
+  buildSteps,
+  buildTemplate,
+  cleanupTemplateBuild,
+  TemplateBuildError,
+  type BuildBudgets,
+  type BuildProgressEvent,
+  type Leftover,
+} from './templates/build';
+export { preflightVerdict, readPreflightFacts, type BuildTemplateRequest } from './templates/preflight';
+export { BUILD_IMAGE_KEY, buildIdOf } from './templates/recipe';

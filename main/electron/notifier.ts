@@ -1,6 +1,6 @@
 /** The Notifier port in the desktop shell: a system notification and the window's taskbar progress. */
 import { Notification, type BrowserWindow } from 'electron';
-import type { Notifier } from '../services/tasks/notifier';
+import type { Notifier } from '../ports/notifier';
 
 export function createElectronNotifier(window: () => BrowserWindow | undefined): Notifier {
   return {

@@ -17,7 +17,7 @@ import { join } from 'node:path';
 import { composeApp, type ComposedApp } from '../app/compose';
 import { nodeRuntime, readPackageVersion } from '../app/runtime-info';
 import { createLogger } from '../log/logger';
-import { browserModeDataDir } from '../services/profiles/data-dir';
+import { browserModeDataDir } from '../files/data-dir';
 import { keepRunState, readRunState, portTaken } from './run-state';
 import { newRunKey } from './socket-auth';
 import { startWebHost, type WebHost } from './web-host';

@@ -16,7 +16,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { writePrivateFileAtomic } from '../services/profiles/data-dir';
+import { writePrivateFileAtomic } from '../files/data-dir';
 import { unwritableCode, whyUnwritable } from '../services/profiles/unwritable';
 
 export const RUN_STATE_FILE = 'browser-host.json';

@@ -20,7 +20,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo, Socket } from 'node:net';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import type { Envelope } from '../../shared/errors';
-import { internalErrorValue } from '../ipc/app-error';
+import { internalErrorValue } from '../errors/app-error';
 import type { EventBus } from '../ipc/event-bus';
 import type { Router } from '../ipc/router';
 import type { Logger } from '../log/logger';

@@ -11,7 +11,7 @@ import type { z } from 'zod';
 import { channelNames, channels, isChannelName, type ChannelName, type ChannelOutput, type Channels } from '../../shared/contract';
 import type { Envelope } from '../../shared/errors';
 import type { Logger } from '../log/logger';
-import { internalErrorValue, toAppErrorValue } from './app-error';
+import { internalErrorValue, toAppErrorValue } from '../errors/app-error';
 
 export interface RequestContext {
   /** Aborted when the requesting window or socket goes away. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { channelNames } from '../../shared/contract';
-import { AppError } from '../../main/ipc/app-error';
+import { AppError } from '../../main/errors/app-error';
 import { createRouter, type Handlers } from '../../main/ipc/router';
 import { createMemoryLogger } from '../../main/log/logger';
 

@@ -17,12 +17,12 @@ import type { TaskView } from '../../../shared/channels/tasks';
 import { alertThresholds, AlertRuleId, type AlertRuleSettings } from '../../../shared/domain/alert-rules';
 import type { AppSettings } from '../../../shared/domain/profile';
 import type { EventPayload } from '../../../shared/contract';
-import { AppError } from '../../ipc/app-error';
+import { AppError } from '../../errors/app-error';
 import type { EventBus } from '../../ipc/event-bus';
 import type { Logger } from '../../log/logger';
 import type { ClusterDirectory } from '../clusters/cluster';
 import type { AlertRecord, CheckRecord, HistoryStore } from '../history/types';
-import type { Notifier } from '../tasks/notifier';
+import type { Notifier } from '../../ports/notifier';
 import { ClusterRules } from './cluster-rules';
 import { createAlertDelivery, type AlertDelivery } from './delivery';
 import { AlertEngine } from './engine';
@@ -184,14 +184,11 @@ export function createAlertService(options: AlertServiceOptions): AlertService {
     start() {
       if (timer) return;
       unsubscribe.push(
-        options.bus.subscribe((name, payload) => {
-          if (name === 'inventory.delta') onDelta(payload as InventoryDelta);
-          else if (name === 'health.update') onHealth(payload as EventPayload<'health.update'>);
-          else if (name === 'settings.changed') applySwitches();
-          else if (name === 'tasks.update') {
-            const task = payload as TaskView;
-            if (STOPPING_KINDS.has(task.kind) && task.vmid !== undefined) proxies.stoppedByThisApp(task.clusterId, task.vmid);
-          }
+        options.bus.main.on('inventory.delta', onDelta),
+        options.bus.main.on('health.update', onHealth),
+        options.bus.main.on('settings.changed', applySwitches),
+        options.bus.main.on('tasks.update', (task) => {
+          if (STOPPING_KINDS.has(task.kind) && task.vmid !== undefined) proxies.stoppedByThisApp(task.clusterId, task.vmid);
         }),
       );
       evaluateKnown();

@@ -9,7 +9,7 @@
  */
 import type { Dispatcher } from 'undici';
 import type { Logger } from '../../log/logger';
-import type { Notifier } from '../tasks/notifier';
+import type { Notifier } from '../../ports/notifier';
 import type { AlertEvent } from './engine';
 import { buildWebhookRequest, textOf, titleOf, type WebhookMessage } from './webhook-formats';
 import { defaultSendPolicy, sendWebhook, type SendPolicy, type SendResult } from './webhook-sender';

@@ -16,8 +16,7 @@
  * A cluster that cannot be read now (down, no secret) says nothing either
  * way: its alerts stay as they are (the node rule speaks for it).
  */
-import { templateVmidFor } from '../../core/provider/landing';
-import type { ClusterResource } from '../../core/provider/context';
+import { type ClusterResource, templateVmidFor } from '../../core';
 import type { Logger } from '../../log/logger';
 import type { HealthReason } from '../../../shared/channels/health';
 import type { Cluster, ClusterDirectory } from '../clusters/cluster';

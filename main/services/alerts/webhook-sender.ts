@@ -10,7 +10,7 @@
  * reason of webhook-answer.ts, secrets cut, reaches an error.
  */
 import { Agent, request, type Dispatcher } from 'undici';
-import { AppError } from '../../ipc/app-error';
+import { AppError } from '../../errors/app-error';
 import { readAtMost } from '../../net/read-at-most';
 import { answerReason, MAX_ANSWER_BYTES } from './webhook-answer';
 import type { WebhookRequest } from './webhook-formats';

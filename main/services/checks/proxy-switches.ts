@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { CheckEndpoint } from '../../../shared/channels/checks';
 import type { Logger } from '../../log/logger';
-import { readPrivateJson, writePrivateJson } from '../profiles/private-json-file';
+import { readPrivateJson, writePrivateJson } from '../../files/private-json-file';
 
 export const CHECKS_FILE = 'checks.json';
 

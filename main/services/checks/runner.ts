@@ -10,7 +10,7 @@
  * nothing either.
  */
 import type { ProxyCheckResult, ProxyTestInput } from '../../../shared/channels/proxy-check';
-import { toAppErrorValue } from '../../ipc/app-error';
+import { toAppErrorValue } from '../../errors/app-error';
 import type { Logger } from '../../log/logger';
 import type { CheckRecord, HistoryStore } from '../history/types';
 import type { ProxyCheckService } from '../proxy-check/service';

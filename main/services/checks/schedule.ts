@@ -14,7 +14,7 @@
  * burst. A timer that fires long after its time (a sleep nothing told of)
  * is treated the same way.
  */
-import type { Timers } from '../inventory/timers';
+import type { Timers } from '../polling/timers';
 
 export interface ScheduledProxy {
   /** `${clusterId}/${vmid}`. */

@@ -10,15 +10,14 @@
  */
 import type { CheckEndpoint, CheckHistory, LatestChecks, ProxyCheckSummary } from '../../../shared/channels/checks';
 import { TREND_POINTS } from '../../../shared/channels/checks';
-import type { InventoryDelta, VmRow } from '../../../shared/channels/inventory';
+import type { VmRow } from '../../../shared/channels/inventory';
 import type { ProxyCheckResult, ProxyTestInput } from '../../../shared/channels/proxy-check';
 import type { AppSettings } from '../../../shared/domain/profile';
-import type { EventPayload } from '../../../shared/contract';
 import type { EventBus } from '../../ipc/event-bus';
 import type { Logger } from '../../log/logger';
 import type { HistoryStore } from '../history/types';
 import type { InventoryService } from '../inventory/service';
-import { realTimers, type Timers } from '../inventory/timers';
+import { realTimers, type Timers } from '../polling/timers';
 import type { ProxyCheckService } from '../proxy-check/service';
 import { checkSettingsOf, type CheckSettings } from './check-settings';
 import { steadyPower, type PowerState } from './power-state';
@@ -123,19 +122,17 @@ export function createCheckService(options: CheckServiceOptions): CheckService {
     schedule,
     start() {
       offs.push(
-        options.bus.subscribe((name, payload) => {
-          if (name === 'inventory.delta') {
-            const delta = payload as InventoryDelta;
-            // A deleted VM's switch must not pass to the next VM given its VMID.
-            if (delta.clusterRemoved) switches.forget(delta.clusterId);
-            else if (delta.removed.length > 0) switches.forget(delta.clusterId, delta.removed);
-            schedule.refresh();
-          } else if (name === 'settings.changed') {
-            settings = checkSettingsOf(payload as EventPayload<'settings.changed'>);
-            schedule.configure({ intervalMs: settings.intervalMs, concurrency: settings.concurrency });
-            batteryPause();
-            schedule.refresh();
-          }
+        options.bus.main.on('inventory.delta', (delta) => {
+          // A deleted VM's switch must not pass to the next VM given its VMID.
+          if (delta.clusterRemoved) switches.forget(delta.clusterId);
+          else if (delta.removed.length > 0) switches.forget(delta.clusterId, delta.removed);
+          schedule.refresh();
+        }),
+        options.bus.main.on('settings.changed', (next) => {
+          settings = checkSettingsOf(next);
+          schedule.configure({ intervalMs: settings.intervalMs, concurrency: settings.concurrency });
+          batteryPause();
+          schedule.refresh();
         }),
         power.onSuspend(() => {
           log.info('checks paused: the system sleeps');

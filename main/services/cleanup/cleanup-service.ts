@@ -1,18 +1,37 @@
 /** The cleanup service: scans on request, and hands the delete of selected seeds to the task manager. */
 import type { CleanupReport } from '../../../shared/channels/cleanup';
 import type { SeedRef } from '../../../shared/channels/tasks';
-import { toProviderError } from '../../core/provider/classify';
+import type { BuildRequestRecord, BuildResumeRecord } from '../../../shared/channels/templates';
+import { toProviderError } from '../../core';
 import type { ClusterDirectory } from '../clusters/cluster';
-import type { TaskManager } from '../tasks/task-manager';
-import { AppError } from '../../ipc/app-error';
+import { AppError } from '../../errors/app-error';
 import { scanCluster } from './scan';
-import { scanTemplateLeftovers } from './template-leftovers';
+import { scanTemplateLeftovers, type JournalledBuild } from './template-leftovers';
 
 export const DEFAULT_GRACE_MINUTES = 15;
 
+/**
+ * What the cleanup asks of the task manager, stated here so cleanup imports nothing from tasks (tasks runs the
+ * clean-seeds runner over cleanup's scan; tasks/task-services.ts hands the manager itself in).
+ */
+export interface CleanupTasks {
+  /** The active task working on a proxy name, if any: its seed is kept. */
+  names: { busy(clusterId: string, name: string): { target: string; state: string } | undefined };
+  templateBuilds(clusterId: string): JournalledBuild[];
+  cleanUp(taskId: string): { taskId: string };
+  start(
+    kind: 'clean-up-build',
+    clusterId: string,
+    target: string,
+    input: { kind: 'clean-up-build'; ofTaskId: string; request: BuildRequestRecord; resume: BuildResumeRecord },
+    node?: string,
+  ): { taskId: string };
+  cleanSeeds(clusterId: string, seeds: SeedRef[], dryRun: boolean, graceMinutes: number): { taskId: string };
+}
+
 export interface CleanupOptions {
   directory: ClusterDirectory;
-  tasks: TaskManager;
+  tasks: CleanupTasks;
   now?: () => Date;
 }
 

@@ -4,7 +4,7 @@
  * main/core/provider/ownership.ts, so the delete and the cleanup make the
  * same check; this module adds what only the cleanup needs.
  */
-export { driveRefs, readConfigs, seedHolds, vmReasonToKeep, vmsToRead, type ConfigRead } from '../../core/provider/ownership';
+export { driveRefs, readConfigs, seedHolds, vmReasonToKeep, vmsToRead, type ConfigRead } from '../../core';
 
 const SEED_SUFFIX = '-seed.iso';
 

@@ -5,8 +5,7 @@
  * the foreign VMs named like proxies. It reads and never changes anything.
  */
 import type { CleanupReport, SeedRow, VmRow } from '../../../shared/channels/cleanup';
-import { parseMark } from '../../core/provider/mark';
-import type { ClusterResource } from '../../core/pve/schemas';
+import { type ClusterResource, parseMark } from '../../core';
 import type { Cluster } from '../clusters/cluster';
 import { ageReasonToKeep, formatAge } from './age';
 import { driveRefs, readConfigs, seedName, vmReasonToKeep, vmsToRead, type ConfigRead, type SeedVolume } from './references';

@@ -11,8 +11,7 @@
  */
 import type { ImportImageRow, TemplateBuildRow } from '../../../shared/channels/cleanup';
 import { IMAGE_CATALOGUE } from '../../../shared/domain/image-catalogue';
-import type { ClusterResource } from '../../core/pve/schemas';
-import { BUILD_IMAGE_KEY, buildIdOf } from '../../core/templates/recipe';
+import { BUILD_IMAGE_KEY, buildIdOf, type ClusterResource } from '../../core';
 import type { Cluster } from '../clusters/cluster';
 import { formatAge } from './age';
 import { readConfigs, type ConfigRead } from './references';

@@ -28,6 +28,6 @@
  *
  * The connect doctor builds its own client, never paced: a one-shot check.
  */
-import { DEFAULT_PACE, type PaceOptions } from '../../core/pve/pace';
+import { DEFAULT_PACE, type PaceOptions } from '../../core';
 
 export const APP_CLIENT_PACE: PaceOptions | false = { ...DEFAULT_PACE, engage: 'under-load', reservedForWrites: 0 };

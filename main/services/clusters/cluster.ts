@@ -4,10 +4,9 @@
  * the stored profiles (and the demo simulator); health, inventory, tasks
  * and cleanup only ever look clusters up here.
  */
-import type { Profile, Provider } from '../../core';
-import type { PveApi } from '../../core/pve/api';
-import { AppError } from '../../ipc/app-error';
-import type { DemoProxies } from '../demo/demo-proxies';
+import type { Profile, Provider, PveApi } from '../../core';
+import { AppError } from '../../errors/app-error';
+import type { DemoRoute } from '../proxy-check/service';
 
 export interface Cluster {
   /** The profile's id. */
@@ -20,12 +19,20 @@ export interface Cluster {
   /** True for the built-in simulated cluster. */
   demo: boolean;
   /** The demo only: the loopback proxies standing in for its guests' proxies (services/demo/demo-proxies.ts). */
-  demoProxies?: Pick<DemoProxies, 'route' | 'endpoint'>;
+  demoProxies?: DemoStandIns;
   /**
    * True while the token secret a request needs is not held (a session-only secret after a restart, an imported
    * profile): the services then send nothing and report `secret-missing`, not a broken cluster. Absent: always held.
    */
   secretMissing?: () => boolean;
+}
+
+/** What the services ask of the demo's stand-in proxies; declared here so clusters import nothing from demo. */
+export interface DemoStandIns {
+  /** Where the check goes for the guest's port; undefined for a VMID the demo does not know. */
+  route(vmid: number, port: number): Promise<DemoRoute | undefined>;
+  /** The protocol and port the demo proxy VM's preset listens on. */
+  endpoint(vmid: number): { protocol: 'http' | 'socks5'; port: number } | undefined;
 }
 
 export interface ClusterDirectory {

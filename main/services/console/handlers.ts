@@ -4,7 +4,7 @@
  * Reads only; the page itself runs on the user's own Proxmox login.
  */
 import type { consoleChannels } from '../../../shared/channels/console';
-import { AppError } from '../../ipc/app-error';
+import { AppError } from '../../errors/app-error';
 import type { AreaHandlers } from '../../ipc/router';
 import type { ClusterDirectory } from '../clusters/cluster';
 

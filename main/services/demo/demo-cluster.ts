@@ -4,8 +4,7 @@
  * connection is pinned to the simulator's certificate, and its token lives
  * in memory only: nothing about the demo is written to the profile file.
  */
-import { createProvider, parseProfile, type ProfileInput } from '../../core';
-import { createPveClient } from '../../core/pve/client';
+import { createProvider, createPveClient, parseProfile, type ProfileInput } from '../../core';
 import { APP_CLIENT_PACE } from '../clusters/client-policy';
 import type { Logger } from '../../log/logger';
 import { registerSecret } from '../../log/secrets';

@@ -26,6 +26,7 @@
 import { createServer as createHttpServer, type Server as HttpServer, type ServerResponse } from 'node:http';
 import { createServer as createNetServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import type { Logger } from '../../log/logger';
+import type { DemoStandIns } from '../clusters/cluster';
 import { readBytes } from '../proxy-check/read-bytes';
 import type { DemoRoute } from '../proxy-check/service';
 import type { Simulator } from '../../simulator';
@@ -115,7 +116,7 @@ function answer(res: ServerResponse, status: number, body: string): void {
   res.writeHead(status, { 'content-type': 'text/plain', 'content-length': Buffer.byteLength(body) }).end(body);
 }
 
-export interface DemoProxies {
+export interface DemoProxies extends DemoStandIns {
   /** The demo's echo URL: answers GET with the simulated egress address. */
   echoUrl: string;
   /** Where the check goes for the guest's port; undefined for a VMID the demo does not know. */

@@ -7,10 +7,7 @@
  * status alone.
  */
 import { Agent, request } from 'undici';
-import { apiErrorFromAnswer } from '../../core/pve/answer';
-import { createVerifyingConnector } from '../../core/pve/connector';
-import { isApiError, TransportError } from '../../core/pve/errors';
-import type { TlsChoice } from '../../core/pve/tls-choice';
+import { apiErrorFromAnswer, createVerifyingConnector, isApiError, type TlsChoice, TransportError } from '../../core';
 import { readAtMost } from '../../net/read-at-most';
 
 const call = { method: 'GET', path: '/version' };

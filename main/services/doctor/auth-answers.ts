@@ -3,7 +3,7 @@
  * phrase only (F1); the texts come from the fixtures, never typed here.
  */
 import { fixtureMessage } from '../../../fixtures';
-import type { ApiError } from '../../core/pve/errors';
+import type { ApiError } from '../../core';
 import type { TokenSection } from '../../../shared/channels/doctor';
 
 export type AuthCause = NonNullable<TokenSection['data']['cause']>;

@@ -3,10 +3,8 @@
  * filled in from a saved profile when a profile id is given. The secret is
  * registered with the redactor the moment it arrives.
  */
-import { hasUserInfo, ProfileSchema } from '../../core/provider/profile';
-import type { TlsChoice } from '../../core/pve/tls-choice';
-import type { TokenSource } from '../../core/pve/token';
-import { AppError } from '../../ipc/app-error';
+import { hasUserInfo, ProfileSchema, type TlsChoice, type TokenSource } from '../../core';
+import { AppError } from '../../errors/app-error';
 import { registerSecret } from '../../log/secrets';
 import type { DoctorRunInput } from '../../../shared/channels/doctor';
 import { refuseMovedSecret } from '../secrets/secret-origin';

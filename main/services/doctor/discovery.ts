@@ -3,11 +3,8 @@
  * verdicts, bridges, and room in the VMID range, read with the token. Each
  * call that fails is listed; what was read still counts.
  */
-import type { PveApi } from '../../core/pve/api';
-import { isApiError, missingPrivilege } from '../../core/pve/errors';
-import type { ClusterResource } from '../../core/pve/schemas';
+import { type ClusterResource, isApiError, missingPrivilege, type PveApi, templateVmidFor } from '../../core';
 import type { CatalogueTemplateCheck, DiscoverySection, SuggestedProfile, TemplateVerdict } from '../../../shared/channels/doctor';
-import { templateVmidFor } from '../../core/provider/landing';
 import { BRIDGE_NAME } from '../../../shared/domain/profile';
 import type { DoctorConnection } from './ports';
 import { chooseSeedStorage, DEDICATED_STORAGE_COMMAND, type SeedStorageChoice } from './seed-storage';

@@ -3,9 +3,7 @@
  * service (another area) resolves a saved profile's connection settings,
  * so the doctor never depends on how profiles or secrets are stored.
  */
-import type { PveApi } from '../../core/pve/api';
-import type { TlsChoice } from '../../core/pve/tls-choice';
-import type { TokenSource } from '../../core/pve/token';
+import type { PveApi, TlsChoice, TokenSource } from '../../core';
 import type { DoctorProgress } from '../../../shared/channels/doctor';
 
 /** A saved profile's connection and the choices the doctor checks instead of guessing. */

@@ -3,11 +3,8 @@
  * storage, compared with the two roles of spec entry 14. Each missing
  * privilege is named with the commands that grant it.
  */
-import type { PveApi } from '../../core/pve/api';
-import { isApiError } from '../../core/pve/errors';
+import { grantCommand, isApiError, operationsBlockedBy, type PveApi, roleCommand, tokenGrantCommand } from '../../core';
 import type { PrivilegeCheck, PrivilegesSection } from '../../../shared/channels/doctor';
-import { grantCommand, roleCommand, tokenGrantCommand } from '../../core/provider/pveum';
-import { operationsBlockedBy } from '../../core/provider/privileges';
 import { ROOT_ROLE, SEED_ROLE, type RequiredRole } from './roles';
 import { blocked, errorText, passed } from './section';
 

@@ -3,7 +3,7 @@
  * names the operator's guide gives them. The doctor compares the token's
  * privileges with these and prints the commands that create them.
  */
-import { OPERATOR_ROOT_PRIVILEGES, SEED_STORAGE_PRIVILEGES } from '../../core/provider/privileges';
+import { OPERATOR_ROOT_PRIVILEGES, SEED_STORAGE_PRIVILEGES } from '../../core';
 
 export interface RequiredRole {
   /** The role name the guide uses. */

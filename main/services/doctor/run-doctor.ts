@@ -4,10 +4,8 @@
  * sent to a certificate the admin has not trusted. Usable as a plain
  * function (the task manager runs it as a task) and behind `doctor.run`.
  */
-import { createPveClient, type PveClient } from '../../core/pve/client';
-import type { PveApi } from '../../core/pve/api';
-import { readToken } from '../../core/pve/token';
-import { AppError } from '../../ipc/app-error';
+import { createPveClient, type PveApi, type PveClient, readToken } from '../../core';
+import { AppError } from '../../errors/app-error';
 import type { Logger } from '../../log/logger';
 import type { DoctorReport, DoctorRunInput, DoctorStep, SuggestedProfile } from '../../../shared/channels/doctor';
 import { resolveConnection, type ResolvedConnection } from './connection';

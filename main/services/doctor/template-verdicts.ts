@@ -3,8 +3,7 @@
  * rules create applies before a clone) plus a fix for each, and notes
  * that do not stop a create but matter.
  */
-import { configOption, type VmConfig } from '../../core/provider/boot-disk';
-import { cloudInitDriveSlot, templateProblems, type TemplateNeeds, type TemplateProblem } from '../../core/provider/template';
+import { cloudInitDriveSlot, configOption, type TemplateNeeds, type TemplateProblem, templateProblems, type VmConfig } from '../../core';
 import type { TemplateVerdict } from '../../../shared/channels/doctor';
 
 function fixFor(problem: TemplateProblem, vmid: number, config: VmConfig, needs: TemplateNeeds): string {

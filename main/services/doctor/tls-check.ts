@@ -4,11 +4,10 @@
  * that no longer matches is a blocking warning with both fingerprints,
  * never a silent re-trust.
  */
-import type { TlsChoice } from '../../core/pve/tls-choice';
-import { TransportError } from '../../core/pve/failures';
+import { type TlsChoice, TransportError } from '../../core';
 import { normaliseFingerprint } from '../../tls/certificates';
-import { fetchServerCertificate, type CertificateProbe } from '../../tls/probe';
-import { AppError } from '../../ipc/app-error';
+import { fetchServerCertificate, type CertificateProbe } from './tls-probe';
+import { AppError } from '../../errors/app-error';
 import type { TlsOffer, TlsSection } from '../../../shared/channels/doctor';
 import { blocked, passed } from './section';
 

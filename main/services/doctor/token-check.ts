@@ -3,10 +3,7 @@
  * explained (the two 401s of F22); no token at all is a first contact that
  * still proves the URL is a Proxmox API.
  */
-import type { PveApi } from '../../core/pve/api';
-import { isApiError } from '../../core/pve/errors';
-import { TlsVerificationError, TokenFileError, TransportError } from '../../core/pve/failures';
-import type { TlsChoice } from '../../core/pve/tls-choice';
+import { isApiError, type PveApi, type TlsChoice, TlsVerificationError, TokenFileError, TransportError } from '../../core';
 import type { TokenSection } from '../../../shared/channels/doctor';
 import { anonymousVersion } from './anonymous-version';
 import { explainAuthFailure } from './auth-answers';

@@ -1,5 +1,5 @@
 /** Free room in the VMID range: how many deterministic VMIDs are still unused, and what sits there. */
-import type { ClusterResource } from '../../core/pve/schemas';
+import type { ClusterResource } from '../../core';
 import type { DiscoverySection } from '../../../shared/channels/doctor';
 
 export const DEFAULT_VMID_RANGE = { min: 100_000, max: 199_999 } as const;

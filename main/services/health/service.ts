@@ -11,8 +11,8 @@ import type { HealthPoint, HealthReason, HealthSnapshot, HealthUpdate, NodeHealt
 import type { NodeRow } from '../../../shared/channels/inventory';
 import type { Logger } from '../../log/logger';
 import type { Cluster, ClusterDirectory } from '../clusters/cluster';
-import { backoffDelay, Poller } from '../inventory/poller';
-import { realTimers, type Timers } from '../inventory/timers';
+import { backoffDelay, Poller } from '../polling/poller';
+import { realTimers, type Timers } from '../polling/timers';
 import { HealthHistory } from './history';
 import { healthHints } from './reasons';
 

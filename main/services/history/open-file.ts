@@ -13,7 +13,7 @@
  */
 import { accessSync, closeSync, constants, existsSync, renameSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { makeFilePrivate, openPrivateFile } from '../profiles/data-dir';
+import { makeFilePrivate, openPrivateFile } from '../../files/data-dir';
 import { unwritableCode, whyUnwritable } from '../profiles/unwritable';
 import { loadSqlite, type DatabaseSync } from './sqlite-module';
 import { migrate, schemaVersion, SCHEMA_VERSION } from './schema';
@@ -106,7 +106,7 @@ export function closeQuietly(db: DatabaseSync | undefined): void {
 const SIDE_FILES = ['-wal', '-shm', '-journal'];
 
 /**
- * Like profiles.json (profiles/data-dir.ts): readable by this user only, before SQLite opens it. SQLite gives every
+ * Like profiles.json (main/files/data-dir.ts): readable by this user only, before SQLite opens it. SQLite gives every
  * -wal, -shm and -journal it creates the database file's mode (os_unix.c findCreateFileMode), so they are born
  * 0600 too; ones already there (an older version's, made 0644) are made 0600. An existing file is only chmod'ed,
  * never opened: closing a descriptor of it would drop the POSIX locks this process's connections hold on it.

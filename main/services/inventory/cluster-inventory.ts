@@ -6,11 +6,7 @@
  * proxy whose address is unknown. Rows are committed right after the
  * listing and again after those reads, so a big first load shows at once.
  */
-import { parseMark } from '../../core/provider/mark';
-import { firstIpv4 } from '../../core/provider/vm-state';
-import { toProviderError } from '../../core/provider/classify';
-import { writtenMarksOf } from '../../core/provider/written-marks';
-import type { ClusterResource } from '../../core/pve/schemas';
+import { type ClusterResource, firstIpv4, parseMark, toProviderError, writtenMarksOf } from '../../core';
 import type { NodeRow, VmRow } from '../../../shared/channels/inventory';
 import type { Logger } from '../../log/logger';
 import type { Cluster } from '../clusters/cluster';

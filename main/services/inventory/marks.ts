@@ -3,7 +3,7 @@
  * and never changes, so a VMID and name seen before cost no request. A VMID
  * reused under another name is another key, so it is read again.
  */
-import type { Mark } from '../../core/provider/mark';
+import type { Mark } from '../../core';
 
 export interface KnownMark {
   managed: boolean;

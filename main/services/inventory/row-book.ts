@@ -4,7 +4,7 @@
  * rest, and almost nothing changes. A row is rebuilt only when what it is
  * made of changed, and compared only then.
  */
-import type { ClusterResource } from '../../core/pve/schemas';
+import type { ClusterResource } from '../../core';
 import type { VmRow } from '../../../shared/channels/inventory';
 import { sameRecord, type RowChanges } from './diff';
 import { sameRowSource, vmRow, type RowFacts } from './rows';

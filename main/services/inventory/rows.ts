@@ -3,10 +3,7 @@
  * show: node rows with their storages, and a row per proxy-like VM. Pure:
  * the marks and guest addresses come in from their caches.
  */
-import type { ClusterResource } from '../../core/pve/schemas';
-import { isCandidate } from '../../core/provider/list';
-import { LOCK_SUSPENDED } from '../../core/provider/tasks';
-import { splitTags } from '../../core/provider/tags';
+import { type ClusterResource, isCandidate, LOCK_SUSPENDED, splitTags } from '../../core';
 import type { NodeRow, StorageRow, VmRow, VmRowState } from '../../../shared/channels/inventory';
 import type { KnownMark } from './marks';
 

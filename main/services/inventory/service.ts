@@ -17,9 +17,9 @@ import type { Logger } from '../../log/logger';
 import type { Cluster, ClusterDirectory } from '../clusters/cluster';
 import { ClusterInventory, type Commit, type RefreshResult } from './cluster-inventory';
 import { isEmpty, sameRecord } from './diff';
-import { backoffDelay, Poller } from './poller';
+import { backoffDelay, Poller } from '../polling/poller';
 import { defaultAgentRetry, type AgentRetry } from './runtime';
-import { realTimers, type Timers } from './timers';
+import { realTimers, type Timers } from '../polling/timers';
 import { ManualVisibility, type WindowVisibility } from './visibility';
 
 export interface InventoryOptions {

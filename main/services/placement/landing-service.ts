@@ -6,10 +6,8 @@
  * offered. Read-only. Automatic placement and the Create dialog both use it.
  */
 import type { NodeLanding } from '../../../shared/channels/placement';
-import { judgeLandings, readLandingFacts, templateVmidFor, type Landing } from '../../core/provider/landing';
-import { ownEntry } from '../../core/provider/placement';
-import { templateProblems } from '../../core/provider/template';
-import { AppError } from '../../ipc/app-error';
+import { judgeLandings, type Landing, ownEntry, readLandingFacts, templateProblems, templateVmidFor } from '../../core';
+import { AppError } from '../../errors/app-error';
 import type { Cluster, ClusterDirectory } from '../clusters/cluster';
 
 export async function landingsOf(cluster: Cluster, image: string, signal?: AbortSignal): Promise<Landing[]> {

@@ -4,9 +4,7 @@
  * a new secret needs no reconnect, and a token file is re-read each time),
  * plus a provider. Nothing is requested from Proxmox here.
  */
-import { createProvider, parseProfile, type Budgets } from '../../core';
-import { createPveClient, type PveClient } from '../../core/pve/client';
-import type { TokenSource } from '../../core/pve/token';
+import { type Budgets, createProvider, createPveClient, parseProfile, type PveClient, type TokenSource } from '../../core';
 import type { Logger } from '../../log/logger';
 import type { Cluster } from '../clusters/cluster';
 import { APP_CLIENT_PACE } from '../clusters/client-policy';

@@ -7,7 +7,7 @@
  * fails; it never clears a file (`clearInvalidConfig: false`).
  */
 import Conf from 'conf';
-import { makeFilePrivate, PRIVATE_FILE_MODE } from './data-dir';
+import { makeFilePrivate, PRIVATE_FILE_MODE } from '../../files/data-dir';
 import type { Migration, RawDocument } from './migrations';
 
 /** The file is `<dataDir>/profiles.json`. */

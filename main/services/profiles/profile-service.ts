@@ -9,7 +9,7 @@ import { dirname } from 'node:path';
 import type { ProfilesList, SaveProfileInput } from '../../../shared/channels/profiles';
 import type { AppSettings, ProfileSummary, StoreProblem } from '../../../shared/domain/profile';
 import type { Budgets } from '../../core';
-import { AppError } from '../../ipc/app-error';
+import { AppError } from '../../errors/app-error';
 import type { Logger } from '../../log/logger';
 import { MutableClusterDirectory } from '../clusters/cluster';
 import type { DemoCluster } from '../demo/demo-cluster';

@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { MAX_PROFILE_NAME, ProfileFields } from '../../../shared/domain/profile';
-import { AppError } from '../../ipc/app-error';
+import { AppError } from '../../errors/app-error';
 import { describeIssues } from './document';
 import { checkProfile, problemsError } from './validate-profile';
 

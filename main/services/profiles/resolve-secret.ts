@@ -7,7 +7,7 @@
  * never sent to a host other than the one it was saved for.
  */
 import type { ProfileFields } from '../../../shared/domain/profile';
-import { AppError } from '../../ipc/app-error';
+import { AppError } from '../../errors/app-error';
 import type { SealedSecret, SecretKeeper } from '../secrets/secret-keeper';
 import { refuseMovedSecret } from '../secrets/secret-origin';
 

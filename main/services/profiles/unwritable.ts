@@ -8,8 +8,8 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { StoreProblem } from '../../../shared/domain/profile';
-import { AppError } from '../../ipc/app-error';
-import { ensurePrivateDir } from './data-dir';
+import { AppError } from '../../errors/app-error';
+import { ensurePrivateDir } from '../../files/data-dir';
 import { memoryDocumentStore, type DocumentStore } from './document-store';
 
 /** The write failures that mean "this folder cannot be written now", not "this file is broken". */

@@ -6,7 +6,7 @@
  */
 import type { ProfileFields } from '../../../shared/domain/profile';
 import { ProfileSchema } from '../../core';
-import { AppError } from '../../ipc/app-error';
+import { AppError } from '../../errors/app-error';
 import { toCoreProfile } from './core-profile';
 
 export type ProfileCheck = { ok: true; fields: ProfileFields } | { ok: false; problems: { field: string; message: string }[] };

@@ -19,7 +19,7 @@ import { isIPv4, isIPv6 } from 'node:net';
 import type { ProxyCheckResult, ProxyTestInput } from '../../../shared/channels/proxy-check';
 import type { VmRow } from '../../../shared/channels/inventory';
 import { DEFAULT_PROXY_CHECK_URL, proxyCheckUrlProblem } from '../../../shared/domain/proxy-check-url';
-import { AppError } from '../../ipc/app-error';
+import { AppError } from '../../errors/app-error';
 import type { Logger } from '../../log/logger';
 import { checkProxy } from './check';
 import { connectProblem } from './classify';

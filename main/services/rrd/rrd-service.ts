@@ -4,9 +4,8 @@
  * one request in flight per key however many views ask, and at most MAX_ENTRIES answers kept.
  */
 import type { RrdCf, RrdSeries, RrdTimeframe } from '../../../shared/channels/rrd';
-import { explainPveFailure } from '../../core/pve/explain';
-import { RrdMissingError, type RrdApi } from '../../core/pve/rrd-api';
-import { AppError } from '../../ipc/app-error';
+import { explainPveFailure, type RrdApi, RrdMissingError } from '../../core';
+import { AppError } from '../../errors/app-error';
 import type { Logger } from '../../log/logger';
 import type { Cluster, ClusterDirectory } from '../clusters/cluster';
 import { nodeSeries, noHistory, vmSeries } from './series';

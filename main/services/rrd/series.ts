@@ -3,7 +3,7 @@
  * (CPU a share 0..1, memory in bytes, network and disk in bytes per second; Proxmox's DERIVE data sources
  * are already per second). A missing field is null: a gap, never a zero.
  */
-import type { NodeRrdRow, VmRrdRow } from '../../core/pve/rrd-api';
+import type { NodeRrdRow, VmRrdRow } from '../../core';
 import type { RrdCf, RrdSeries, RrdTimeframe } from '../../../shared/channels/rrd';
 
 const orNull = (v: number | undefined) => (v === undefined ? null : v);

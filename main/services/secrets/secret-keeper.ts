@@ -5,7 +5,7 @@
  * and registered with the log redactor the moment they are known.
  */
 import { z } from 'zod';
-import { AppError } from '../../ipc/app-error';
+import { AppError } from '../../errors/app-error';
 import { registerSecret } from '../../log/secrets';
 import { SecretUnavailableError } from './secret-unavailable';
 import type { SecretVault } from './vault';

@@ -5,7 +5,7 @@
  * words for every kind of secret.
  */
 import { movedSecretProblem, type SecretName } from '../../../shared/domain/secret-origin';
-import { AppError } from '../../ipc/app-error';
+import { AppError } from '../../errors/app-error';
 
 export function refuseMovedSecret(savedUrl: string, url: string, name: SecretName, field = 'secret'): void {
   const problem = movedSecretProblem(savedUrl, url, name);

@@ -4,7 +4,7 @@
  * Permanent (retrying cannot help) and worded so the admin knows the fix;
  * it carries no secret.
  */
-import { ClassifiedError } from '../../core/pve/failures';
+import { ClassifiedError } from '../../core';
 
 export class SecretUnavailableError extends ClassifiedError {
   override readonly name = 'SecretUnavailableError';

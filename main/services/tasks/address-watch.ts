@@ -7,6 +7,7 @@
  * reason and what to check.
  */
 import type { InventoryDelta, VmRow } from '../../../shared/channels/inventory';
+import type { MainBus } from '../../events/main-bus';
 
 /** What the inventory tells: the row of a VM now, and every change as it is published. */
 export interface AddressFeed {
@@ -14,17 +15,14 @@ export interface AddressFeed {
   subscribe(listener: (delta: Pick<InventoryDelta, 'clusterId' | 'added' | 'changed' | 'removed'>) => void): () => void;
 }
 
-/** A feed over the event bus's `inventory.delta` events and the inventory's rows. */
+/** A feed over main's `inventory.delta` messages and the inventory's rows. */
 export function inventoryFeed(
-  bus: { subscribe(listener: (name: string, payload: unknown) => void): () => void },
+  bus: { main: Pick<MainBus, 'on'> },
   inventory: { vm(clusterId: string, vmid: number): VmRow | undefined },
 ): AddressFeed {
   return {
     row: (clusterId, vmid) => inventory.vm(clusterId, vmid),
-    subscribe: (listener) =>
-      bus.subscribe((name, payload) => {
-        if (name === 'inventory.delta') listener(payload as InventoryDelta);
-      }),
+    subscribe: (listener) => bus.main.on('inventory.delta', listener),
   };
 }
 

@@ -9,20 +9,8 @@
  * downloaded it).
  */
 import type { BuildRequestRecord, BuildResumeRecord, BuiltTemplateResult } from '../../../shared/channels/templates';
-import type { ProgressEvent } from '../../core';
-import type { PveApi } from '../../core/pve/api';
-import type { TemplateBuildApi } from '../../core/pve/build-api';
-import {
-  buildSteps,
-  buildTemplate,
-  cleanupTemplateBuild,
-  TemplateBuildError,
-  type BuildBudgets,
-  type BuildProgressEvent,
-  type Leftover,
-} from '../../core/templates/build';
-import type { BuildTemplateRequest } from '../../core/templates/preflight';
-import { AppError } from '../../ipc/app-error';
+import { type BuildBudgets, type BuildProgressEvent, buildSteps, buildTemplate, type BuildTemplateRequest, cleanupTemplateBuild, type Leftover, type ProgressEvent, type PveApi, type TemplateBuildApi, TemplateBuildError } from '../../core';
+import { AppError } from '../../errors/app-error';
 import type { Cluster } from '../clusters/cluster';
 import { templateVerdict } from '../doctor/template-verdicts';
 import type { RunContext, Runner } from './run-context';

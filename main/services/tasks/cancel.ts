@@ -6,9 +6,8 @@
  * interrupt". The words say exactly what was stopped, and what is still in
  * Proxmox or still running there.
  */
-import type { PveApi } from '../../core/pve/api';
-import { parseUpid, taskSucceeded } from '../../core/pve/upid';
-import { toAppErrorValue } from '../../ipc/app-error';
+import { parseUpid, type PveApi, taskSucceeded } from '../../core';
+import { toAppErrorValue } from '../../errors/app-error';
 import type { Logger } from '../../log/logger';
 import { isBulkParentKind } from '../../../shared/channels/tasks';
 import type { ManagerParts } from './manager-parts';

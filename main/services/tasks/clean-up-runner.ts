@@ -1,8 +1,6 @@
 /** Clean up: deletes what an unfinished create left, and only what carries its UID. */
-import { formatProviderId } from '../../core';
-import type { DeleteOptions, DeleteReport } from '../../core/provider/delete';
-import { notTheOne, readConfigs } from '../../core/provider/ownership';
-import { AppError } from '../../ipc/app-error';
+import { type DeleteOptions, type DeleteReport, formatProviderId, notTheOne, readConfigs } from '../../core';
+import { AppError } from '../../errors/app-error';
 import { describeCleanUp } from './outcomes';
 import { withName, type Runner } from './run-context';
 

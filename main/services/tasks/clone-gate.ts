@@ -5,9 +5,7 @@
  * cluster: every node writes to the same NAS) or local (one per node) comes from the cluster's `/cluster/resources`
  * listing, shared with placement and the create lookups (core/provider/lookup.ts) and kept a short while.
  */
-import type { CloneGate } from '../../core';
-import type { PveApi } from '../../core/pve/api';
-import { clusterListing } from '../../core/provider/lookup';
+import { type CloneGate, clusterListing, type PveApi } from '../../core';
 import type { Logger } from '../../log/logger';
 import { cloneStorageKey, type Slots } from './slots';
 

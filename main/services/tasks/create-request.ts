@@ -1,7 +1,7 @@
 /** The tasks.createProxies channel: checks the request against the profile, picks nodes, seals the cloud-init, submits. */
 import { randomUUID } from 'node:crypto';
 import type { CreateProxiesInput } from '../../../shared/channels/tasks';
-import { AppError } from '../../ipc/app-error';
+import { AppError } from '../../errors/app-error';
 import { submitBulk } from './bulk';
 import type { ManagerParts } from './manager-parts';
 import { pickNodes } from './pick-nodes';

@@ -14,8 +14,8 @@
 import { randomUUID } from 'node:crypto';
 import type { MigrateInput, ReconfigureInput, RecreateInput } from '../../../shared/channels/tasks';
 import type { ProxyAction } from '../../../shared/domain/proxy-actions';
-import { newInstanceId } from '../../core/provider/seed-source';
-import { AppError } from '../../ipc/app-error';
+import { newInstanceId } from '../../core';
+import { AppError } from '../../errors/app-error';
 import type { Cluster } from '../clusters/cluster';
 import { submitBulk } from './bulk';
 import { resolveTargets, type IdentityWords, type ResolvedTarget } from './identity';

@@ -8,7 +8,7 @@
  * a running VM; one already gone is done). Several deletes share a parent.
  */
 import { parseProviderId } from '../../core';
-import { AppError } from '../../ipc/app-error';
+import { AppError } from '../../errors/app-error';
 import { distinctTargets, submitBulk } from './bulk';
 import { expectationsForDelete } from './identity';
 import type { ManagerParts } from './manager-parts';

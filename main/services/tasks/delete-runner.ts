@@ -3,8 +3,7 @@
  * identity the request meant (the mark's UID, read when it was asked for),
  * which it checks right before each destructive request.
  */
-import { parseProviderId } from '../../core';
-import type { DeleteOptions, DeleteReport } from '../../core/provider/delete';
+import { type DeleteOptions, type DeleteReport, parseProviderId } from '../../core';
 import { describeDelete } from './outcomes';
 import { withName, type Runner } from './run-context';
 

@@ -1,5 +1,5 @@
 /** The connect doctor rerun on a saved cluster, as a task. */
-import { AppError } from '../../ipc/app-error';
+import { AppError } from '../../errors/app-error';
 import type { Runner } from './run-context';
 
 export type DoctorRun = (clusterId: string, signal: AbortSignal) => Promise<{ message: string }>;

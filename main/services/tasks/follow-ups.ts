@@ -6,11 +6,11 @@
  * unfinished create or build left, as a new task that closes this one).
  */
 import { isBulkParentKind, type TaskKind, type TaskView } from '../../../shared/channels/tasks';
-import { AppError } from '../../ipc/app-error';
+import { AppError } from '../../errors/app-error';
 import { cleanUpBuildInput } from './build-template-runner';
 import type { ManagerParts } from './manager-parts';
 import { freshSteps } from './steps';
-import { toView } from './task-record';
+import { toView } from './task-view';
 
 export function createFollowUps(parts: ManagerParts, stepsOf: (kind: TaskKind) => readonly string[]) {
   const { store, mustGet } = parts;

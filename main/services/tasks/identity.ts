@@ -3,11 +3,8 @@
  * of the VM at each VMID. A request whose VMID, name and mark disagree is
  * refused whole, and nothing is sent.
  */
-import { formatProviderId } from '../../core';
-import { parseMark } from '../../core/provider/mark';
-import { notTheOne, readConfigs } from '../../core/provider/ownership';
-import type { ClusterResource } from '../../core/pve/schemas';
-import { AppError } from '../../ipc/app-error';
+import { type ClusterResource, formatProviderId, notTheOne, parseMark, readConfigs } from '../../core';
+import { AppError } from '../../errors/app-error';
 import type { Cluster } from '../clusters/cluster';
 import type { DeleteProxyInput } from './task-record';
 

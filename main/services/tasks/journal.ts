@@ -26,9 +26,9 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { bulkParentKinds, SeedRef, TaskView } from '../../../shared/channels/tasks';
 import { BuildRequestRecord, BuildResumeRecord } from '../../../shared/channels/templates';
-import { AppError } from '../../ipc/app-error';
+import { AppError } from '../../errors/app-error';
 import type { Logger } from '../../log/logger';
-import { ensurePrivateDir, openPrivateFile, syncDir, writeAll } from '../profiles/data-dir';
+import { ensurePrivateDir, openPrivateFile, syncDir, writeAll } from '../../files/data-dir';
 import type { TaskRecord } from './task-record';
 
 export const JOURNAL_FILE = 'tasks.jsonl';

@@ -27,8 +27,7 @@
  * real first line, also numbered 1, is not skipped (issue 25).
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { PveApi } from '../../core/pve/api';
-import { parseUpid } from '../../core/pve/upid';
+import { parseUpid, type PveApi } from '../../core';
 import type { Logger } from '../../log/logger';
 
 export interface LogLine {

@@ -4,7 +4,7 @@
  * log-follower.ts says why. Counted per subscription (several windows may
  * watch). Also the one-off read of a page of a log.
  */
-import { AppError } from '../../ipc/app-error';
+import { AppError } from '../../errors/app-error';
 import { followTaskLog } from './log-follower';
 import type { ManagerParts } from './manager-parts';
 

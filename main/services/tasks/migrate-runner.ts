@@ -14,9 +14,8 @@
  * sure, and a wrong one would make the guest rerun its first-boot modules:
  * refused before any change.
  */
-import { formatProviderId } from '../../core';
-import { isSharedStorage, type SeedSource } from '../../core/provider/seed-source';
-import { AppError } from '../../ipc/app-error';
+import { formatProviderId, isSharedStorage, type SeedSource } from '../../core';
+import { AppError } from '../../errors/app-error';
 import type { ProxyRecords } from './proxy-records';
 import { withName, type RunContext, type Runner } from './run-context';
 import type { MigrateProxyInput } from './task-record';

@@ -8,8 +8,8 @@
  * `acknowledgeOperatorWarning: true`.
  */
 import { actionApplies, type ActionApplicability, type ProxyAction } from '../../../shared/domain/proxy-actions';
-import type { ClusterResource } from '../../core/pve/schemas';
-import { AppError } from '../../ipc/app-error';
+import type { ClusterResource } from '../../core';
+import { AppError } from '../../errors/app-error';
 import type { IdentityWords } from './identity';
 
 /** A marked VM (its mark already matched: identity.ts) as the listing shows it, with whether this app made it. */

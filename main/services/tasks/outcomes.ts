@@ -1,5 +1,5 @@
 /** The words and states a task ends with: a bulk request's overall state, what a delete or a Clean up did. */
-import type { DeleteReport } from '../../core/provider/delete';
+import type { DeleteReport } from '../../core';
 import { finishedStates, type TaskRecord } from './task-record';
 
 /** A bulk request's state, progress and summary in words (counts, then why the failed ones failed), from its children. */

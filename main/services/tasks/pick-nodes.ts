@@ -17,9 +17,9 @@
  * (its disk copies them all), is 7 either way.
  */
 import type { Cluster } from '../clusters/cluster';
-import { AppError } from '../../ipc/app-error';
+import { AppError } from '../../errors/app-error';
 import { landingsOf } from '../placement/landing-service';
-import { clusterListing } from '../../core/provider/lookup';
+import { clusterListing } from '../../core';
 
 interface NodeLoad {
   node: string;

@@ -9,13 +9,14 @@
 import type { PowerInput } from '../../../shared/channels/tasks';
 import { powerActionLabel, type PowerAction } from '../../../shared/domain/power-actions';
 import { DEFAULT_SHUTDOWN_TIMEOUT_SECONDS } from '../../core';
-import { AppError } from '../../ipc/app-error';
+import { AppError } from '../../errors/app-error';
 import { distinctTargets, submitBulk } from './bulk';
 import { resolveTargets, type ResolvedTarget } from './identity';
 import type { ManagerParts } from './manager-parts';
 import { requireAcknowledgement, verdictFor } from './operator-warning';
 import type { ProxyRecords } from './proxy-records';
-import { isPowerInput, toView, type PowerProxyInput } from './task-record';
+import { isPowerInput, type PowerProxyInput } from './task-record';
+import { toView } from './task-view';
 
 const done: Record<PowerAction, string> = { start: 'started', shutdown: 'shut down', stop: 'stopped', reboot: 'rebooted' };
 

@@ -2,7 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import { ProxyName } from '../../../shared/channels/tasks';
 import { bulkProxyNames } from '../../../shared/domain/proxy-names';
-import { AppError } from '../../ipc/app-error';
+import { AppError } from '../../errors/app-error';
 
 const BASE32 = 'abcdefghijklmnopqrstuvwxyz234567';
 

@@ -19,9 +19,9 @@
  */
 import { join } from 'node:path';
 import { z } from 'zod';
-import { AppError } from '../../ipc/app-error';
+import { AppError } from '../../errors/app-error';
 import type { Logger } from '../../log/logger';
-import { readPrivateJson, writePrivateJson } from '../profiles/private-json-file';
+import { readPrivateJson, writePrivateJson } from '../../files/private-json-file';
 
 export const PROXY_RECORDS_FILE = 'proxy-records.json';
 

@@ -16,9 +16,7 @@
  * as pending before the swap's first upload, as the seed's own once the
  * swap is done, so a later migrate rebuilds the same bytes on its target.
  */
-import { formatProviderId } from '../../core';
-import { bootDisk, diskBytes } from '../../core/provider/boot-disk';
-import type { ReconfigureChange } from '../../core/provider/reconfigure';
+import { bootDisk, diskBytes, formatProviderId, type ReconfigureChange } from '../../core';
 import type { ProxyRecords } from './proxy-records';
 import { withName, type RunContext, type Runner } from './run-context';
 import type { ReconfigureProxyInput } from './task-record';

@@ -7,11 +7,8 @@
  * it: nothing is made twice. A failure in the create half says that the old
  * VM is gone and the new one not made yet, so the state is never a puzzle.
  */
-import { formatProviderId, recreatePhaseOf } from '../../core';
-import type { RecreateStep } from '../../core/provider/progress';
-import { AppError, toAppErrorValue } from '../../ipc/app-error';
-import { parseMark } from '../../core/provider/mark';
-import { readConfigs } from '../../core/provider/ownership';
+import { formatProviderId, parseMark, readConfigs, recreatePhaseOf, type RecreateStep } from '../../core';
+import { AppError, toAppErrorValue } from '../../errors/app-error';
 import { withName, type RunContext, type Runner } from './run-context';
 
 export const recreateProxy: Runner = async (ctx) => {

@@ -4,7 +4,7 @@
  * under a running create. (The other kinds' runners are registered beside
  * it in task-kinds.ts, each in its own module.)
  */
-import { AppError } from '../../ipc/app-error';
+import { AppError } from '../../errors/app-error';
 import { withName, type Runner } from './run-context';
 
 export const createProxy: Runner = async (ctx) => {

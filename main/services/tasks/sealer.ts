@@ -9,7 +9,7 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ensurePrivateDir, writePrivateFileAtomic } from '../profiles/data-dir';
+import { ensurePrivateDir, writePrivateFileAtomic } from '../../files/data-dir';
 import { journalFailure } from './journal';
 
 export interface Sealer {

@@ -5,7 +5,7 @@
  * that changed a cluster asks the inventory to refresh.
  */
 import { isBulkParentKind } from '../../../shared/channels/tasks';
-import type { Notifier } from './notifier';
+import type { Notifier } from '../../ports/notifier';
 import { parentOutcome } from './outcomes';
 import { finishedStates, type TaskRecord } from './task-record';
 import type { TaskStore } from './task-store';

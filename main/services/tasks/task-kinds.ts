@@ -4,9 +4,8 @@
  * parent kind runs nothing; its children do (bulk.ts).
  */
 import { ADDRESS_STEP, type TaskKind } from '../../../shared/channels/tasks';
-import { createSteps, deleteSteps, migrateSteps, reconfigureSteps, recreateSteps } from '../../core';
-import { powerSteps } from '../../core/provider/progress';
-import { cleanSeeds, CLEAN_SEEDS_STEP } from '../cleanup/clean-seeds';
+import { createSteps, deleteSteps, migrateSteps, powerSteps, reconfigureSteps, recreateSteps } from '../../core';
+import { cleanSeeds, CLEAN_SEEDS_STEP } from './clean-seeds-runner';
 import {
   buildTemplateRunner,
   buildTemplateSteps,

@@ -15,9 +15,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { RecreateInput, SeedRef, TaskKind, TaskView } from '../../../shared/channels/tasks';
-import type { ProgressEvent } from '../../core';
-import { KeyedLock } from '../../core/provider/keyed-lock';
-import { AppError } from '../../ipc/app-error';
+import { KeyedLock, type ProgressEvent } from '../../core';
+import { AppError } from '../../errors/app-error';
 import type { Logger } from '../../log/logger';
 import type { ClusterDirectory } from '../clusters/cluster';
 import type { AddressFeed } from './address-watch';
@@ -32,7 +31,7 @@ import type { DoctorRun } from './doctor-runner';
 import { createFollowUps } from './follow-ups';
 import { createLogWatch } from './log-watch';
 import type { ManagerParts } from './manager-parts';
-import { silentNotifier, type Notifier } from './notifier';
+import { silentNotifier, type Notifier } from '../../ports/notifier';
 import { powerRequests } from './power-request';
 import { ProxyRecords, type ProxyOrigin } from './proxy-records';
 import type { NameGuard, RunContext } from './run-context';
@@ -42,7 +41,8 @@ import { applyProgress, freshSteps } from './steps';
 import { createTaskEvents } from './task-events';
 import { taskKinds } from './task-kinds';
 import { createTaskQueue } from './task-queue';
-import { holdsItsName, nameOf, toView, type TaskInput, type TaskRecord } from './task-record';
+import { holdsItsName, nameOf, type TaskInput, type TaskRecord } from './task-record';
+import { toView } from './task-view';
 import { TaskStore } from './task-store';
 
 export type { ProxyOrigin } from './proxy-records';

@@ -5,14 +5,15 @@
  * has already told its own story. wait() follows a task (or a bulk
  * parent's children) to its end.
  */
-import { internalErrorValue, toAppErrorValue } from '../../ipc/app-error';
+import { internalErrorValue, toAppErrorValue } from '../../errors/app-error';
 import type { ManagerParts } from './manager-parts';
-import type { Notifier } from './notifier';
+import type { Notifier } from '../../ports/notifier';
 import { fixAtOf, leftBehindOf, settleSteps } from './offers';
 import type { RunContext } from './run-context';
 import type { Slots } from './slots';
 import type { KindSpec } from './task-kinds';
-import { toView, type TaskRecord } from './task-record';
+import type { TaskRecord } from './task-record';
+import { toView } from './task-view';
 import type { TaskKind, TaskView } from '../../../shared/channels/tasks';
 
 export interface TaskQueueOptions {

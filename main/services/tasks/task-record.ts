@@ -3,9 +3,8 @@
  * the view the renderer sees plus the request needed to run it again. The
  * cloud-init text is kept only sealed (sealer.ts), never as clear text.
  */
-import { isBulkParentKind, type bulkParentKinds, type SeedRef, type TaskView } from '../../../shared/channels/tasks';
+import type { bulkParentKinds, SeedRef, TaskView } from '../../../shared/channels/tasks';
 import type { BuildRequestRecord, BuildResumeRecord } from '../../../shared/channels/templates';
-import { leftBehindOf, outcomeOf, powerOffersOf, retryHelps } from './offers';
 
 export interface CreateProxyInput {
   kind: 'create-proxy';
@@ -142,25 +141,4 @@ export function nameOf(task: TaskRecord): string | undefined {
   if (isPowerInput(input) || input.kind === 'migrate-proxy' || input.kind === 'reconfigure-proxy' || input.kind === 'recreate-proxy')
     return input.name;
   return undefined;
-}
-
-/**
- * Only what can help: Resume for a task cut off by a crash; Retry after a transient failure or a cancel (a permanent
- * failure fails the same way again: its fix is in words and `fixAt`); Clean up only when the create left something.
- */
-function actionsOf(task: TaskRecord): TaskView['actions'] {
-  if (task.state === 'queued' || task.state === 'running') return ['cancel'];
-  if (task.closedBy !== undefined || isBulkParentKind(task.kind) || task.state === 'succeeded') return [];
-  const actions: TaskView['actions'] = [];
-  if (task.state === 'interrupted') actions.push('resume');
-  else if (retryHelps(task)) actions.push('retry');
-  if ((task.kind === 'create-proxy' || task.kind === 'build-template') && leftBehindOf(task) !== undefined) actions.push('clean-up');
-  actions.push(...powerOffersOf(task));
-  return actions;
-}
-
-/** The renderer's view: everything but the request (which holds the sealed cloud-init), with what the task offers. */
-export function toView(task: TaskRecord): TaskView {
-  const { input: _input, leftBehind: _stored, ...rest } = task;
-  return { ...rest, ...outcomeOf(task), actions: actionsOf(task) };
 }

@@ -13,10 +13,11 @@
  * with Resume) and a bulk request's parent, whose state is its children's.
  */
 import { isBulkParentKind, type TaskView } from '../../../shared/channels/tasks';
-import { AppError, internalErrorValue, toAppErrorValue } from '../../ipc/app-error';
+import { AppError, internalErrorValue, toAppErrorValue } from '../../errors/app-error';
 import type { Logger } from '../../log/logger';
 import { Journal } from './journal';
-import { finishedStates, toView, type TaskRecord } from './task-record';
+import { finishedStates, type TaskRecord } from './task-record';
+import { toView } from './task-view';
 
 export interface StoreOptions {
   dir: string;

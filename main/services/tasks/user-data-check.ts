@@ -5,7 +5,7 @@
  * words, before any task exists and before any request to Proxmox.
  */
 import { userDataProblem } from '../../../shared/domain/user-data';
-import { AppError } from '../../ipc/app-error';
+import { AppError } from '../../errors/app-error';
 
 /** Throws when `text` is user-data cloud-init would ignore or cannot parse; `whose` names the proxy it is for. */
 export function refuseBadUserData(text: string | undefined, nothing: string, whose?: string): void {

@@ -1,7 +1,7 @@
 /** "Leave without saving?": asked by the shell when a view switch would drop a section's unsaved edits. */
 import { ConfirmDialog } from './common';
 import { useUnsaved } from '../stores/unsaved';
-import { views } from '../stores/ui';
+import { useUi, views } from '../stores/ui';
 
 export function LeaveGuard() {
   const pendingView = useUnsaved((s) => s.pendingView);
@@ -13,7 +13,10 @@ export function LeaveGuard() {
       title="Leave without saving?"
       confirmLabel="Leave without saving"
       danger
-      onConfirm={() => useUnsaved.getState().confirmLeave()}
+      onConfirm={() => {
+        const target = useUnsaved.getState().confirmLeave();
+        if (target) useUi.getState().setView(target);
+      }}
       onCancel={() => useUnsaved.getState().cancelLeave()}
     >
       <p>

@@ -1,19 +1,10 @@
 /** View selection and theme: pure presentation state, kept in the renderer. */
 import { create } from 'zustand';
 import { leaveAllowed } from './unsaved';
+import type { ViewId } from './views';
 import type { VmRowState } from '../../../shared/channels/inventory';
 
-export const views = [
-  { id: 'overview', label: 'Overview' },
-  { id: 'nodes', label: 'Nodes' },
-  { id: 'templates', label: 'Templates' },
-  { id: 'proxies', label: 'Proxies' },
-  { id: 'tasks', label: 'Tasks' },
-  { id: 'cleanup', label: 'Cleanup' },
-  { id: 'alerts', label: 'Alerts' },
-  { id: 'settings', label: 'Settings' },
-] as const;
-export type ViewId = (typeof views)[number]['id'];
+export { views, type ViewId } from './views';
 export type ThemeChoice = 'system' | 'light' | 'dark';
 
 const THEME_KEY = 'egress-desk.theme';

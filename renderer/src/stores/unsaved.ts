@@ -3,13 +3,13 @@
  * not yet saved registers here (`useUnsavedGuard`); the UI store's view
  * switch (the Nav, the Ctrl+1…7 shortcuts, any link to another view) asks
  * `leaveAllowed` first, and while anything is unsaved it parks the target
- * in `pendingView` and the shell asks "Leave without saving?". Closing or
+ * in `pendingView` and the shell asks "Leave without saving?" (LeaveGuard
+ * switches the view on a yes; this store knows no other store). Closing or
  * reloading the tab with unsaved edits gets the browser's own question.
  */
 import { useEffect } from 'react';
 import { create } from 'zustand';
-import type { ViewId } from './ui';
-import { useUi } from './ui';
+import type { ViewId } from './views';
 
 export interface UnsavedState {
   /** Sections holding unsaved edits, by key, each with what it is called ("Polling and checks"). */
@@ -17,8 +17,8 @@ export interface UnsavedState {
   /** The view asked for while edits were unsaved. */
   pendingView: ViewId | undefined;
   setUnsaved(key: string, label: string | undefined): void;
-  /** Leaves for `pendingView`, dropping the unsaved edits. */
-  confirmLeave(): void;
+  /** Drops the unsaved edits and answers the view to leave for (`pendingView`): the shell switches to it. */
+  confirmLeave(): ViewId | undefined;
   /** Stays, keeping the edits. */
   cancelLeave(): void;
 }
@@ -38,7 +38,7 @@ export const useUnsaved = create<UnsavedState>((set, get) => ({
   confirmLeave: () => {
     const target = get().pendingView;
     set({ sections: {}, pendingView: undefined });
-    if (target) useUi.getState().setView(target);
+    return target;
   },
   cancelLeave: () => set({ pendingView: undefined }),
 }));

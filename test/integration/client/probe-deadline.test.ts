@@ -8,7 +8,7 @@ import { connect, createServer, type AddressInfo, type Server, type Socket } fro
 import { createServer as createTlsServer, type Server as TlsServer } from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCa, createLeaf, type GeneratedCa } from '../../../main/tls/certificates';
-import { fetchServerCertificate } from '../../../main/tls/probe';
+import { fetchServerCertificate } from '../../../main/services/doctor/tls-probe';
 
 let ca: GeneratedCa;
 let tls: TlsServer;

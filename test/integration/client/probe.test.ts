@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCa } from '../../../main/tls/certificates';
-import { fetchServerCertificate } from '../../../main/tls/probe';
+import { fetchServerCertificate } from '../../../main/services/doctor/tls-probe';
 import { startReplayServer, type ReplayServer } from '../../support/replay-server';
 
 let server: ReplayServer;

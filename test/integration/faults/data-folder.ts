@@ -10,7 +10,7 @@ import { randomBytes } from 'node:crypto';
 import { appendFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'vitest';
-import { internalErrorValue, toAppErrorValue } from '../../../main/ipc/app-error';
+import { internalErrorValue, toAppErrorValue } from '../../../main/errors/app-error';
 import { CORRUPT_SUFFIX, JOURNAL_FILE, journalNotices } from '../../../main/services/tasks/journal';
 import { createFileKeySealer } from '../../../main/services/tasks/sealer';
 import { SEED_STORAGE } from '../../../main/simulator';

@@ -8,7 +8,7 @@
  * operation meant, once, in a clean cluster.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { internalErrorValue, toAppErrorValue } from '../../../main/ipc/app-error';
+import { internalErrorValue, toAppErrorValue } from '../../../main/errors/app-error';
 import { SEED_STORAGE, type RequestMatch } from '../../../main/simulator';
 import type { AppErrorValue } from '../../../shared/errors';
 import { recordMadeHere } from '../../support/made-here';

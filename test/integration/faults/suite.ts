@@ -2,7 +2,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { VERSION_PROFILES, type PveVersion } from '../../../main/simulator';
 import { healthHints } from '../../../main/services/health/reasons';
-import { internalErrorValue } from '../../../main/ipc/app-error';
+import { internalErrorValue } from '../../../main/errors/app-error';
 import { BYSTANDER, freshRequest, idOf, NODE, startCell, type Cell } from './cell';
 import { dataFolderFaults, faults, matrix, matrixVersions, type Operation } from './matrix';
 import { arm, assertClean, assertStillServes, disarm, perform, retryAndConfirm, sweepOrphans, type Observed } from './run-cell';

@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { createProvider, isProviderError, type ProgressEvent } from '../../../main/core';
 import type { PveApi } from '../../../main/core/pve/api';
 import { createMemoryLogger } from '../../../main/log/logger';
-import { AppError } from '../../../main/ipc/app-error';
+import { AppError } from '../../../main/errors/app-error';
 import { baseProfile, firstVmid, request } from './provider-harness';
 import { FakePve } from './fake-pve';
 import { formatMark } from '../../../main/core/provider/mark';

@@ -5,7 +5,7 @@
  */
 import { checksKey, useChecks } from '../../stores/checks';
 import { formatLatency } from '../../format';
-import type { Column } from './columns';
+import type { Column } from './column';
 import { Sparkline } from './Sparkline';
 import './checks.css';
 

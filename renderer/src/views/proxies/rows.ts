@@ -4,6 +4,7 @@
  * a keystroke in the search box costs one pass over the rows and no sort.
  */
 import type { ClusterInventory, VmRow, VmRowState } from '../../../../shared/channels/inventory';
+import { rowKey } from '../../stores/proxy-focus';
 
 export interface ProxyRow extends VmRow {
   key: string;
@@ -12,7 +13,7 @@ export interface ProxyRow extends VmRow {
   haystack: string;
 }
 
-export const rowKey = (clusterId: string, vmid: number) => `${clusterId}/${vmid}`;
+export { rowKey };
 
 // A delta keeps the VmRow objects it did not change, so their table rows (and search text) are kept too.
 const proxyRowCache = new WeakMap<VmRow, ProxyRow>();

@@ -26,9 +26,9 @@ import { startDemoCluster, type DemoCluster } from '../../../../main/services/de
 import { DEMO_BROKEN_VMID, DEMO_CHECK_NOTE } from '../../../../main/services/demo/demo-proxies';
 import { openHistoryDatabase } from '../../../../main/services/history/history-db';
 import type { HistoryStore } from '../../../../main/services/history/types';
-import { createMonitoring } from '../../../../main/services/inventory/monitoring';
+import { createMonitoring } from '../../../../main/app/monitoring';
 import { createMemoryVault } from '../../../../main/services/secrets/aes-vault';
-import { createRecordingNotifier } from '../../../../main/services/tasks/notifier';
+import { createRecordingNotifier } from '../../../../main/ports/notifier';
 import { egressAttempts } from '../../../support/no-egress';
 import { ManualTimers } from '../../../support/services/inventory/manual-timers';
 import { startWebhookReceiver, type WebhookReceiver } from '../../../support/webhook-receiver';

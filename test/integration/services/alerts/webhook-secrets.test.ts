@@ -21,7 +21,7 @@ import { defaultSendPolicy } from '../../../../main/services/alerts/webhook-send
 import type { AlertRecord } from '../../../../main/services/history/types';
 import { createMemoryVault } from '../../../../main/services/secrets/aes-vault';
 import type { SecretVault } from '../../../../main/services/secrets/vault';
-import { createRecordingNotifier } from '../../../../main/services/tasks/notifier';
+import { createRecordingNotifier } from '../../../../main/ports/notifier';
 import { startWebhookReceiver, type WebhookReceiver } from '../../../support/webhook-receiver';
 
 const SENTINEL = 'tk_SENTINEL-webhook-secrets-0a1b2c3d4e';

@@ -16,7 +16,7 @@ import { WEBHOOK_TARGETS_FILE, createWebhookTargetStore, type WebhookTargetStore
 import { defaultSendPolicy } from '../../../../main/services/alerts/webhook-sender';
 import type { AlertRecord } from '../../../../main/services/history/types';
 import { createMemoryVault } from '../../../../main/services/secrets/aes-vault';
-import { createRecordingNotifier } from '../../../../main/services/tasks/notifier';
+import { createRecordingNotifier } from '../../../../main/ports/notifier';
 import { startWebhookReceiver, type ReceivedRequest, type WebhookReceiver } from '../../../support/webhook-receiver';
 
 const SENTINEL = 'tk_SENTINEL-9f8e7d6c5b4a3921';

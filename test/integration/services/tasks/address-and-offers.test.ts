@@ -10,7 +10,7 @@ import type { InventoryDelta } from '../../../../shared/channels/inventory';
 import { createLogger } from '../../../../main/log/logger';
 import { createInventoryService, type InventoryService } from '../../../../main/services/inventory/service';
 import type { AddressFeed } from '../../../../main/services/tasks/address-watch';
-import { createRecordingNotifier } from '../../../../main/services/tasks/notifier';
+import { createRecordingNotifier } from '../../../../main/ports/notifier';
 import { cloudInit, startEnv, type Env } from './harness';
 
 let env: Env | undefined;

@@ -8,7 +8,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { AppError } from '../../../../main/ipc/app-error';
+import { AppError } from '../../../../main/errors/app-error';
 import { userDataProblem } from '../../../../shared/domain/user-data';
 import { PROXY_RECORDS_FILE } from '../../../../main/services/tasks/proxy-records';
 import { proxyVm, SEED_STORAGE } from '../../../../main/simulator';

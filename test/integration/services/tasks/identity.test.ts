@@ -7,7 +7,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { formatMark } from '../../../../main/core/provider/mark';
-import { AppError } from '../../../../main/ipc/app-error';
+import { AppError } from '../../../../main/errors/app-error';
 import type { RequestRecord } from '../../../../main/simulator';
 import { proxyVm, SEED_STORAGE } from '../../../../main/simulator';
 import { cloudInit, startEnv, type Env } from './harness';

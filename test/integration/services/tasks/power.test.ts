@@ -5,7 +5,7 @@
  * a request whose identity or state disagrees is refused before any task.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { AppError } from '../../../../main/ipc/app-error';
+import { AppError } from '../../../../main/errors/app-error';
 import { plainVm, proxyVm } from '../../../../main/simulator';
 import { startEnv, type Env } from './harness';
 

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createMemoryLogger } from '../../../../main/log/logger';
 import { goodTemplate } from '../../../../main/simulator';
 import { JOURNAL_FILE } from '../../../../main/services/tasks/journal';
-import { createRecordingNotifier } from '../../../../main/services/tasks/notifier';
+import { createRecordingNotifier } from '../../../../main/ports/notifier';
 import { cloudInit, SENTINEL, startEnv, type Env } from './harness';
 
 let env: Env | undefined;

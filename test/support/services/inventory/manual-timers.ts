@@ -3,7 +3,7 @@
  * what fell due, in order. Cadence and backoff are proved by counting
  * requests per step, never by waiting on wall time.
  */
-import type { Timers } from '../../../../main/services/inventory/timers';
+import type { Timers } from '../../../../main/services/polling/timers';
 
 interface Pending {
   at: number;

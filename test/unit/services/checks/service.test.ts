@@ -12,7 +12,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { InventoryDelta, VmRow } from '../../../../shared/channels/inventory';
 import type { ProxyCheckResult, ProxyTestInput } from '../../../../shared/channels/proxy-check';
 import { defaultSettings, type AppSettings } from '../../../../shared/domain/profile';
-import { AppError } from '../../../../main/ipc/app-error';
+import { AppError } from '../../../../main/errors/app-error';
 import { createEventBus } from '../../../../main/ipc/event-bus';
 import { createMemoryLogger } from '../../../../main/log/logger';
 import type { PowerState } from '../../../../main/services/checks/power-state';

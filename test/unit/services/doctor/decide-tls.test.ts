@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { decideTls } from '../../../../main/services/doctor/tls-check';
-import type { CertificateProbe } from '../../../../main/tls/probe';
+import type { CertificateProbe } from '../../../../main/services/doctor/tls-probe';
 
 const FP = 'AA:'.repeat(31) + 'AA';
 function probe(over: Partial<CertificateProbe> = {}): CertificateProbe {

@@ -1,6 +1,6 @@
 /** Browser mode finds its profile folder where the admin said, or in the platform's config folder. */
 import { describe, expect, it } from 'vitest';
-import { browserModeDataDir } from '../../../../main/services/profiles/data-dir';
+import { browserModeDataDir } from '../../../../main/files/data-dir';
 
 describe('browser-mode data folder', () => {
   it('uses EGRESS_DESK_DATA_DIR first', () => {

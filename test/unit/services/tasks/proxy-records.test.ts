@@ -8,7 +8,7 @@ import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { AppError } from '../../../../main/ipc/app-error';
+import { AppError } from '../../../../main/errors/app-error';
 import { createLogger } from '../../../../main/log/logger';
 import { PROXY_RECORDS_FILE, ProxyRecords } from '../../../../main/services/tasks/proxy-records';
 

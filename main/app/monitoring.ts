@@ -3,15 +3,15 @@
  * root: the inventory, the health poller (which reads node figures from the
  * inventory's listing) and the proxy check (which reads addresses from it).
  */
-import type { EventBus } from '../../ipc/event-bus';
-import type { Logger } from '../../log/logger';
-import type { ClusterDirectory } from '../clusters/cluster';
-import { healthHandlers } from '../health/handlers';
-import { createHealthService, type HealthOptions } from '../health/service';
-import { proxyCheckHandlers } from '../proxy-check/handlers';
-import { createProxyCheckService, type ProxyCheckOptions } from '../proxy-check/service';
-import { inventoryHandlers } from './handlers';
-import { createInventoryService, type InventoryOptions } from './service';
+import type { EventBus } from '../ipc/event-bus';
+import type { Logger } from '../log/logger';
+import type { ClusterDirectory } from '../services/clusters/cluster';
+import { healthHandlers } from '../services/health/handlers';
+import { createHealthService, type HealthOptions } from '../services/health/service';
+import { proxyCheckHandlers } from '../services/proxy-check/handlers';
+import { createProxyCheckService, type ProxyCheckOptions } from '../services/proxy-check/service';
+import { inventoryHandlers } from '../services/inventory/handlers';
+import { createInventoryService, type InventoryOptions } from '../services/inventory/service';
 
 export interface MonitoringOptions {
   inventory?: Partial<Omit<InventoryOptions, 'clusters' | 'publish' | 'logger'>>;

@@ -4,17 +4,20 @@
  * name, no VM using it: read again now, not taken from the scan), then the
  * delete. Each seed ends in `deleted` or in `skipped` with the reason.
  */
-import { defaultBudgets } from '../../core';
-import { TaskFailedError } from '../../core/pve/errors';
-import { toProviderError } from '../../core/provider/classify';
-import { stepReporter, type StepReporter } from '../../core/provider/progress';
-import { runTaskStep } from '../../core/provider/task-step';
-import { isBudgetExhausted } from '../../core/provider/task-watcher';
-import { AppError, toAppErrorValue } from '../../ipc/app-error';
-import type { RunContext, Runner } from '../tasks/run-context';
-import { ageReasonToKeep } from './age';
-import { seedHolds, seedName } from './references';
-import { ageOf, listSeeds } from './scan';
+import {
+  defaultBudgets,
+  isBudgetExhausted,
+  runTaskStep,
+  stepReporter,
+  TaskFailedError,
+  toProviderError,
+  type StepReporter,
+} from '../../core';
+import { AppError, toAppErrorValue } from '../../errors/app-error';
+import { ageReasonToKeep } from '../cleanup/age';
+import { seedHolds, seedName } from '../cleanup/references';
+import { ageOf, listSeeds } from '../cleanup/scan';
+import type { RunContext, Runner } from './run-context';
 
 type Outcome = { node: string; volid: string; reason: string };
 

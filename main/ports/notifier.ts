@@ -3,7 +3,8 @@
  * progress. The Electron shell implements it (main/electron/notifier.ts);
  * browser mode publishes each notification as a `tasks.notice` event, which
  * the window shows as a toast (eventNotifier); Node uses the silent or the
- * recording one.
+ * recording one. A port of its own (main/ports): the task manager and the
+ * alerts' delivery both speak through it, and neither area owns it.
  */
 export interface NoticeAbout {
   taskId: string;

@@ -7,7 +7,7 @@
  */
 import { readFileSync, renameSync } from 'node:fs';
 import type { z } from 'zod';
-import type { Logger } from '../../log/logger';
+import type { Logger } from '../log/logger';
 import { writePrivateFileAtomic } from './data-dir';
 
 /** The file's content, or undefined when there is none or it was set aside (logged with where it went). */

@@ -6,8 +6,8 @@
  */
 import { isIP } from 'node:net';
 import { checkServerIdentity, connect, type PeerCertificate, type TLSSocket } from 'node:tls';
-import { TransportError } from '../core/pve/failures';
-import { describePeerCertificate, type CertificateDescription } from './describe';
+import { TransportError } from '../../core';
+import { describePeerCertificate, type CertificateDescription } from '../../tls/describe';
 
 export interface ProbeOptions {
   /** Check the certificate against this name instead of the URL's host. */
