@@ -54,7 +54,9 @@ export {
   reconfigureSteps,
   recreateSteps,
   stepsOf,
+  stepReporter,
   type ProgressEvent,
+  type StepReporter,
   type ProgressListener,
   type PowerStep,
   type MigrateStep,
@@ -81,6 +83,7 @@ export { grantCommand, roleCommand, tokenGrantCommand } from './provider/pveum';
 export { isSharedStorage } from './provider/seed-source';
 export { splitTags } from './provider/tags';
 export { isBudgetExhausted, taskWatcherFor } from './provider/task-watcher';
+export { runTaskStep, type TaskStep } from './provider/task-step';
 export { LOCK_SUSPENDED } from './provider/tasks';
 export { cloudInitDriveSlot, templateProblems, type TemplateNeeds, type TemplateProblem } from './provider/template';
 export { firstIpv4 } from './provider/vm-state';
@@ -92,7 +95,7 @@ export type { PveApi } from './pve/api';
 export type { TemplateBuildApi } from './pve/build-api';
 export { createPveClient, type PveClient } from './pve/client';
 export { createVerifyingConnector } from './pve/connector';
-export { isApiError, missingPrivilege, type ApiError } from './pve/errors';
+export { isApiError, missingPrivilege, TaskFailedError, type ApiError } from './pve/errors';
 export { explainPveFailure } from './pve/explain';
 export { ClassifiedError, TlsVerificationError, TokenFileError, TransportError } from './pve/failures';
 export { DEFAULT_REQUESTS_PER_NODE } from './pve/node-gate';
