@@ -30,6 +30,10 @@
  * Not modelled: 9.x's reading of a pre-upgrade `pve2` file for old rows (the
  * simulated clusters are fresh installs of their release); rrdcached's
  * flush delay; a node's history while it is down (its rows go on).
+ *
+ * Long because the model is one chain of pure functions (noise, power
+ * history, one 60 s point, the answer) over the constants cited above; the
+ * sections below keep it readable as one.
  */
 import { bootDiskBytes } from './disks';
 import type { SimClock } from './clock';

@@ -1,4 +1,9 @@
-/** Channels and events of the task manager: long admin actions, their steps, Proxmox tasks and logs. */
+/**
+ * Channels and events of the task manager: long admin actions, their steps, Proxmox tasks and logs.
+ *
+ * Long because the IPC contract declares every task channel, event and input schema here, in the one place a
+ * channel is declared, and the inputs are the schemas main checks each request with.
+ */
 import { z } from 'zod';
 import { AppErrorValue } from '../errors';
 import { boundedText, defineChannels, defineEvents, noInput } from '../define';

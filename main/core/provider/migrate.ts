@@ -37,6 +37,10 @@
  * `from`, the node lookup reported) skips what is done: a seed already on
  * the target with the rebuilt size, an empty CD-ROM, a VM already on the
  * target, a CD-ROM already holding the seed, a source copy already gone.
+ *
+ * Long because a migrate is one sequence of steps (`run`: copy the seed,
+ * detach it, migrate, attach it, delete the source copy), each step's resume
+ * reading what the steps before it left; the pure checks are migrate-rules.ts.
  */
 import type { PveApi } from '../pve/api';
 import { judgeMigration, MIGRATE_CODES, type MigrationPlan } from './migrate-rules';

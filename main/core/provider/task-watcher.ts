@@ -30,9 +30,10 @@
  * in a bulk of 20, but a clone's end is then seen up to a second late, and
  * that delay holds the storage's clone slot: the bulk took 23.0 s instead
  * of 19.8 s (2 a second) and one create 1.32× Proxmox's time instead of
- * 1.08×, so the cap stays where a single create meets its goal. An API
- * without the listing (the unit tests' fakes)
- * is watched with one status call per due waiter.
+ * 1.08×, so the cap stays where a single create meets its goal. An API without
+ * the listing (the unit tests' fakes) is watched with one status call per due waiter.
+ *
+ * Long because one node's loop (NodeLoop) keeps its waiters, timer, bucket and seed as one state each cycle changes.
  */
 import { ApiError } from '../pve/errors';
 import type { PveApi } from '../pve/api';

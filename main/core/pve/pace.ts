@@ -53,6 +53,10 @@
  * the timeout when the request leaves): the queue always drains at the pace,
  * whatever the node answers, so it cannot time a request out. A caller that
  * gives up (its signal) leaves the queue at once.
+ *
+ * Long because the node's window (Pace) and the loops' lane (LoopLane) are
+ * one pace: a loop read takes its turn in both, so they share one clock,
+ * one waiter and the measured choices explained above.
  */
 export interface PaceOptions {
   /** Sends allowed per node in any window of `perMs` (default 3). */

@@ -5,6 +5,10 @@
  * fields are dropped) and rejects what the app cannot use.
  *
  * Schemas describe the `data` member of the answer unless they say otherwise.
+ *
+ * Long because it is one schema per endpoint, by design: the one place the
+ * response types come from, with the Proxmox source or capture beside each
+ * answer that needs one.
  */
 import { z } from 'zod';
 import { fastArrayOf } from './fast-array';

@@ -4,6 +4,11 @@
  * node over the API, where does the image go, which VMID, is there room, and
  * if not, exactly what to run (pveum, pvesm, or the whole shell recipe on a
  * release too old for the API path).
+ *
+ * Long because the verdict is one pure pass over one set of facts
+ * (`preflightVerdict`: image, storages, room, network and VMID, privileges,
+ * the recipe), and the read pass beside it gathers exactly those facts; the
+ * request and fact types they share are declared here with them.
  */
 import type { PveApi } from '../pve/api';
 import type { TemplateBuildApi } from '../pve/build-api';

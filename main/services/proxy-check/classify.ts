@@ -14,6 +14,10 @@
  * |                                          | opened tunnel: the target's answer is not HTTP, permanent       |
  * | the check's deadline passed              | the step named did not finish in time: transient                |
  * | an answer (auth, refusal, HTTP status)   | what the proxy said, in words (see `answerProblem`)             |
+ *
+ * Long because every class comes from the one table (`steps`) and its cells,
+ * kept side by side so each step answers the same way, and the functions
+ * below it word an answer (auth, refusal, HTTP status) in the same voice.
  */
 import { errors } from 'undici';
 import type { ProxyCheckResult, ProxyCheckStage, ProxyProtocol } from '../../../shared/channels/proxy-check';

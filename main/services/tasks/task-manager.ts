@@ -12,6 +12,10 @@
  * (log-watch.ts), cancel (cancel.ts), and each channel's request
  * (create-request.ts, delete-request.ts, power-request.ts,
  * day-two-requests.ts: migrate, reconfigure, recreate).
+ *
+ * Long because joining them is its one concern: it builds each part with
+ * its options, gives each run its context, and lists the manager's methods,
+ * each handed to the part that does the work.
  */
 import { randomUUID } from 'node:crypto';
 import type { RecreateInput, SeedRef, TaskKind, TaskView } from '../../../shared/channels/tasks';

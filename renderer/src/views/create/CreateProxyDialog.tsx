@@ -5,6 +5,11 @@
  * suitable are offered (best first); a down node cannot be chosen; every
  * value is checked with main's own schema and explained in words before it
  * is sent. On success the Tasks view opens on the new task.
+ *
+ * Long because it is one dialog whose fields depend on each other (cluster,
+ * then template, then landing, then the name), held in one component's
+ * state; the rules live beside it (form.ts, landing.ts, templates.ts,
+ * catalogue.ts), and what is left here is their wiring and the markup.
  */
 import { useId, useState, type ReactNode } from 'react';
 import type { AppErrorValue } from '../../../../shared/errors';
