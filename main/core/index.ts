@@ -5,11 +5,17 @@
  * imports Electron; the app wires a PveApi (main/core/pve/client.ts) into it.
  */
 export { createProvider, type Provider, type ProviderDeps } from './provider/provider';
-export type { CallOptions, CloneGate } from './provider/context';
-export type { CreateRequest } from './provider/placement';
-export type { Instance } from './provider/get';
-export type { ListedInstance } from './provider/list';
-export { POWER_CODES, DEFAULT_SHUTDOWN_TIMEOUT_SECONDS, type PowerOptions, type PowerResult, type PowerState } from './provider/power';
+export type { CallOptions, CloneGate } from './provider/calls/context';
+export type { CreateRequest } from './provider/cluster/placement';
+export type { Instance } from './provider/operations/get';
+export type { ListedInstance } from './provider/operations/list';
+export {
+  POWER_CODES,
+  DEFAULT_SHUTDOWN_TIMEOUT_SECONDS,
+  type PowerOptions,
+  type PowerResult,
+  type PowerState,
+} from './provider/operations/power';
 export {
   migrate,
   judgeMigration,
@@ -18,7 +24,7 @@ export {
   type MigrateResult,
   type MigrationFacts,
   type MigrationPlan,
-} from './provider/migrate';
+} from './provider/operations/migrate';
 export {
   reconfigure,
   effectsOf,
@@ -28,8 +34,8 @@ export {
   type ReconfigureOptions,
   type ReconfigureResult,
   type TakesEffect,
-} from './provider/reconfigure';
-export { recreate, recreatePhaseOf, type RecreateOptions, type RecreateResult } from './provider/recreate';
+} from './provider/operations/reconfigure';
+export { recreate, recreatePhaseOf, type RecreateOptions, type RecreateResult } from './provider/operations/recreate';
 export {
   consoleUrl,
   consoleViewers,
@@ -38,14 +44,21 @@ export {
   type ConsoleTarget,
   type ConsoleViewer,
   type VmConsole,
-} from './provider/console';
-export { newInstanceId, type SeedSource } from './provider/seed-source';
-export { OPERATION_PRIVILEGES, type ProxyOperation } from './provider/privileges';
-export type { NodeCheck, CheckReason } from './provider/check';
-export type { VmState } from './provider/vm-state';
-export { ProviderError, isProviderError, type ProviderErrorKind, type ProviderOp, type PowerOp, type DayTwoOp } from './provider/errors';
-export { ProfileSchema, parseProfile, type Profile, type ProfileInput } from './provider/profile';
-export { defaultBudgets, budgetsWith, type Budgets } from './provider/budgets';
+} from './provider/operations/console';
+export { newInstanceId, type SeedSource } from './provider/cluster/seed-source';
+export { OPERATION_PRIVILEGES, type ProxyOperation } from './provider/rules/privileges';
+export type { NodeCheck, CheckReason } from './provider/operations/check';
+export type { VmState } from './provider/rules/vm-state';
+export {
+  ProviderError,
+  isProviderError,
+  type ProviderErrorKind,
+  type ProviderOp,
+  type PowerOp,
+  type DayTwoOp,
+} from './provider/rules/errors';
+export { ProfileSchema, parseProfile, type Profile, type ProfileInput } from './provider/rules/profile';
+export { defaultBudgets, budgetsWith, type Budgets } from './provider/rules/budgets';
 export {
   createSteps,
   deleteSteps,
@@ -62,32 +75,32 @@ export {
   type MigrateStep,
   type ReconfigureStep,
   type RecreateStep,
-} from './provider/progress';
-export { formatProviderId, parseProviderId } from './provider/ids';
-export { vmidFor } from './provider/vmid';
+} from './provider/calls/progress';
+export { formatProviderId, parseProviderId } from './provider/rules/ids';
+export { vmidFor } from './provider/rules/vmid';
 
 // The provider's parts the services build on: reads of a listing and of configs, marks and ownership, landing.
-export { bootDisk, configOption, diskBytes, type VmConfig } from './provider/boot-disk';
-export { toProviderError } from './provider/classify';
-export type { DeleteOptions, DeleteReport } from './provider/delete';
-export { KeyedLock } from './provider/keyed-lock';
-export { judgeLandings, readLandingFacts, templateVmidFor, type Landing } from './provider/landing';
-export { isCandidate } from './provider/list';
-export { clusterListing } from './provider/lookup';
-export { parseMark, type Mark } from './provider/mark';
-export { driveRefs, notTheOne, readConfigs, seedHolds, vmReasonToKeep, vmsToRead, type ConfigRead } from './provider/ownership';
-export { ownEntry } from './provider/placement';
-export { operationsBlockedBy, OPERATOR_ROOT_PRIVILEGES, SEED_STORAGE_PRIVILEGES } from './provider/privileges';
-export { hasUserInfo } from './provider/profile';
-export { grantCommand, roleCommand, tokenGrantCommand } from './provider/pveum';
-export { isSharedStorage } from './provider/seed-source';
-export { splitTags } from './provider/tags';
-export { isBudgetExhausted, taskWatcherFor } from './provider/task-watcher';
-export { runTaskStep, type TaskStep } from './provider/task-step';
-export { LOCK_SUSPENDED } from './provider/tasks';
-export { cloudInitDriveSlot, templateProblems, type TemplateNeeds, type TemplateProblem } from './provider/template';
-export { firstIpv4 } from './provider/vm-state';
-export { writtenMarksOf } from './provider/written-marks';
+export { bootDisk, configOption, diskBytes, type VmConfig } from './provider/rules/boot-disk';
+export { toProviderError } from './provider/rules/classify';
+export type { DeleteOptions, DeleteReport } from './provider/operations/delete';
+export { KeyedLock } from './provider/calls/keyed-lock';
+export { judgeLandings, readLandingFacts, templateVmidFor, type Landing } from './provider/cluster/landing';
+export { isCandidate } from './provider/operations/list';
+export { clusterListing } from './provider/cluster/lookup';
+export { parseMark, type Mark } from './provider/rules/mark';
+export { driveRefs, notTheOne, readConfigs, seedHolds, vmReasonToKeep, vmsToRead, type ConfigRead } from './provider/cluster/ownership';
+export { ownEntry } from './provider/cluster/placement';
+export { operationsBlockedBy, OPERATOR_ROOT_PRIVILEGES, SEED_STORAGE_PRIVILEGES } from './provider/rules/privileges';
+export { hasUserInfo } from './provider/rules/profile';
+export { grantCommand, roleCommand, tokenGrantCommand } from './provider/rules/pveum';
+export { isSharedStorage } from './provider/cluster/seed-source';
+export { splitTags } from './provider/rules/tags';
+export { isBudgetExhausted, taskWatcherFor } from './provider/calls/task-watcher';
+export { runTaskStep, type TaskStep } from './provider/calls/task-step';
+export { LOCK_SUSPENDED } from './provider/calls/tasks';
+export { cloudInitDriveSlot, templateProblems, type TemplateNeeds, type TemplateProblem } from './provider/cluster/template';
+export { firstIpv4 } from './provider/rules/vm-state';
+export { writtenMarksOf } from './provider/cluster/written-marks';
 
 // The Proxmox API client: its port, its errors and their classes, schemas of what it reads, tokens and UPIDs.
 export { apiErrorFromAnswer } from './pve/answer';

@@ -2,7 +2,7 @@
  * Issue 16: a VM's console. The Proxmox web UI's own console page (noVNC,
  * or xterm.js for a VM with a serial port), opened in the system browser on
  * the user's own Proxmox login: the app only reads where the VM is now and
- * builds the URL (main/core/provider/console.ts); nothing is sent to the VM.
+ * builds the URL (main/core/provider/operations/console.ts); nothing is sent to the VM.
  */
 import { z } from 'zod';
 import { boundedText, defineChannels } from '../define';

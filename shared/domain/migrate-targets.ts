@@ -2,7 +2,7 @@
  * Issue 16: where a proxy can migrate to, judged from what the inventory
  * lists (nodes, their storages and memory) before anything is sent, so the
  * Migrate dialog offers only suitable nodes and says why the others are
- * not. The same rules main/core/provider/migrate-rules.ts judgeMigration
+ * not. The same rules main/core/provider/cluster/migrate-rules.ts judgeMigration
  * applies from a fresh read when the task runs (qemu-server API2/Qemu.pm
  * migrate_vm, QemuServer.pm check_storage_availability): this is the
  * early look, that is the word that counts.

@@ -2,7 +2,7 @@
  * Issue 16: which power actions apply to a VM in the state the inventory
  * shows. Pure, shared by main (tasks.power refuses what does not apply) and
  * the renderer (the drawer disables it and says why). What the core does in
- * each state is in main/core/provider/power.ts; this only decides what is
+ * each state is in main/core/provider/operations/power.ts; this only decides what is
  * worth offering from the row.
  */
 

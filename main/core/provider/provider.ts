@@ -6,21 +6,21 @@
 import { createLogger, type Logger } from '../../log/logger';
 import type { PveApi } from '../pve/api';
 import { buildSeedIso, seedIsoName, seedVolumeId } from '../seed/nocloud';
-import { defaultBudgets, type Budgets } from './budgets';
-import { check, type NodeCheck } from './check';
-import type { CallOptions, CloneGate, CoreContext, SeedBuilder } from './context';
-import { create } from './create';
-import { deleteVm } from './delete';
-import { get, type Instance } from './get';
-import { KeyedLock } from './keyed-lock';
-import { listByTag, type ListedInstance } from './list';
-import type { CreateRequest } from './placement';
-import { power, type PowerOptions, type PowerResult } from './power';
-import { consoleOf, type VmConsole } from './console';
-import { migrate, type MigrateOptions, type MigrateResult } from './migrate';
-import { reconfigure, type ReconfigureChange, type ReconfigureOptions, type ReconfigureResult } from './reconfigure';
-import { recreate, type RecreateOptions, type RecreateResult } from './recreate';
-import { parseProfile, type ProfileInput } from './profile';
+import { defaultBudgets, type Budgets } from './rules/budgets';
+import { check, type NodeCheck } from './operations/check';
+import type { CallOptions, CloneGate, CoreContext, SeedBuilder } from './calls/context';
+import { create } from './operations/create';
+import { deleteVm } from './operations/delete';
+import { get, type Instance } from './operations/get';
+import { KeyedLock } from './calls/keyed-lock';
+import { listByTag, type ListedInstance } from './operations/list';
+import type { CreateRequest } from './cluster/placement';
+import { power, type PowerOptions, type PowerResult } from './operations/power';
+import { consoleOf, type VmConsole } from './operations/console';
+import { migrate, type MigrateOptions, type MigrateResult } from './operations/migrate';
+import { reconfigure, type ReconfigureChange, type ReconfigureOptions, type ReconfigureResult } from './operations/reconfigure';
+import { recreate, type RecreateOptions, type RecreateResult } from './operations/recreate';
+import { parseProfile, type ProfileInput } from './rules/profile';
 
 export interface ProviderDeps {
   api: PveApi;

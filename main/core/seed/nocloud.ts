@@ -6,7 +6,7 @@
  * problem only.
  */
 import { cloudYaml } from '../../../shared/domain/cloud-yaml';
-import { permanent } from '../provider/errors';
+import { permanent } from '../provider/rules/errors';
 import { buildIso } from './iso9660';
 import { buildVendorData } from './vendor-data';
 

@@ -7,8 +7,8 @@
  * runner's "Clean up" (cleanupTemplateBuild) applies the same rules later,
  * from what the journal recorded.
  */
-import { cancelled } from '../provider/poll';
-import { waitTask } from '../provider/tasks';
+import { cancelled } from '../provider/calls/poll';
+import { waitTask } from '../provider/calls/tasks';
 import { deleteImageVolume } from './build-image';
 import { findOwnVm, newRun, settle, type BuildContext, type BuildResume, type Run } from './build-run';
 import type { BuildTemplateRequest } from './preflight';

@@ -5,8 +5,8 @@
  * existing-file branch), and deleted again when the build downloaded it.
  */
 import { TaskFailedError } from '../pve/failures';
-import { permanent, transient, type ProviderError } from '../provider/errors';
-import { runTaskStep } from '../provider/task-step';
+import { permanent, transient, type ProviderError } from '../provider/rules/errors';
+import { runTaskStep } from '../provider/calls/task-step';
 import { catalogueImage } from '../../../shared/domain/image-catalogue';
 import { settle, type BuildResume, type Run } from './build-run';
 import type { BuildPreflight, BuildTemplateRequest } from './preflight';

@@ -8,9 +8,9 @@ import type { Logger } from '../../log/logger';
 import type { PveApi } from '../pve/api';
 import type { TemplateBuildApi } from '../pve/build-api';
 import type { VmConfig } from '../pve/schemas';
-import type { PollSchedule } from '../provider/poll';
-import { stepReporter, type ProgressEvent, type ProgressListener, type StepReporter } from '../provider/progress';
-import { waitTask, type TaskContext } from '../provider/tasks';
+import type { PollSchedule } from '../provider/calls/poll';
+import { stepReporter, type ProgressEvent, type ProgressListener, type StepReporter } from '../provider/calls/progress';
+import { waitTask, type TaskContext } from '../provider/calls/tasks';
 import type { BuildTemplateRequest } from './preflight';
 import { buildIdOf } from './recipe';
 

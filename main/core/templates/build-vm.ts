@@ -5,9 +5,9 @@
  * runs), then converted to a template.
  */
 import type { VmConfig } from '../pve/schemas';
-import { permanent } from '../provider/errors';
-import { pollUntil } from '../provider/poll';
-import { runTaskStep } from '../provider/task-step';
+import { permanent } from '../provider/rules/errors';
+import { pollUntil } from '../provider/calls/poll';
+import { runTaskStep } from '../provider/calls/task-step';
 import { findOwnVm, settle, type BuildResume, type Run } from './build-run';
 import type { BuildPreflight } from './preflight';
 import { createParams } from './recipe';

@@ -8,7 +8,7 @@
  * Every step reports `started` before its first write request and `task` with
  * the UPID as soon as Proxmox answers, so the task manager can journal both
  * (a listener that throws stops the build there, as for create): each task
- * runs as the provider's do (provider/task-step.ts), waited on through the
+ * runs as the provider's do (provider/calls/task-step.ts), waited on through the
  * client's task watcher. Every step first looks at what is already there, so
  * a rerun after a crash at any point converges on one template: the image is
  * reused or verified (build-image.ts), the VM is found by the build id in its
@@ -22,9 +22,9 @@
  */
 import { TaskFailedError } from '../pve/failures';
 import type { VmConfig } from '../pve/schemas';
-import { toProviderError } from '../provider/classify';
-import { ProviderError, permanent } from '../provider/errors';
-import { templateProblems } from '../provider/template';
+import { toProviderError } from '../provider/rules/classify';
+import { ProviderError, permanent } from '../provider/rules/errors';
+import { templateProblems } from '../provider/cluster/template';
 import { cleanupRun, describeLeftovers, type Leftover } from './build-cleanup';
 import { deleteImageVolume, download } from './build-image';
 import { findOwnVm, newRun, type BuildContext, type BuildProgressListener, type BuildResume, type Run } from './build-run';

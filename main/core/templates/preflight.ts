@@ -21,7 +21,7 @@ import {
   type ChecksumAlgorithm,
   type ImageArch,
 } from '../../../shared/domain/image-catalogue';
-import { grantCommand, roleCommand } from '../provider/pveum';
+import { grantCommand, roleCommand } from '../provider/rules/pveum';
 import { buildPathFor, parsePveRelease, type BuildPath } from './capabilities';
 import { builderNeeds, DOWNLOAD_ROOT_ALTERNATIVE, type BuilderNeed } from './privileges';
 import { buildIdOf, shellCommands } from './recipe';

@@ -2,7 +2,7 @@
  * template-unsuitable: a template of a cluster's catalogue that a create
  * could no longer clone, judged by the doctor's own verdict (the rules the
  * create applies before a clone: doctor/template-verdicts.ts templateVerdict
- * over core/provider/template.ts templateProblems), one alert per template
+ * over core/provider/cluster/template.ts templateProblems), one alert per template
  * (`template:<vmid>`), with the first problem's fix as the hint. The verdicts
  * come from the template watch (template-watch.ts), which reads each
  * catalogue template's config; a template judged suitable again, or no
@@ -27,7 +27,7 @@ export interface CatalogueVerdict {
   /** Where the VM is; absent when it does not exist. */
   node?: string;
   /** Why a create would refuse it, each with its fix; empty: suitable. */
-  /** `code`: core/provider/template.ts TemplateProblemCode, or 'missing' (no such VM). */
+  /** `code`: core/provider/cluster/template.ts TemplateProblemCode, or 'missing' (no such VM). */
   problems: readonly { code: string; message: string; fix: string }[];
 }
 

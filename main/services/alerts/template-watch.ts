@@ -5,7 +5,7 @@
  * checks a create makes before it clones: still a template, no Proxmox
  * cloud-init drive, a net0 the profile's bridge can rewrite, a boot disk to
  * grow). The node health check only sees a template that is missing or no
- * longer a template (core/provider/check.ts checkTemplates reads the
+ * longer a template (core/provider/operations/check.ts checkTemplates reads the
  * resource list, no config), so this reads what it cannot: one
  * `GET /cluster/resources?type=vm` and one `GET …/qemu/{vmid}/config` per
  * catalogue template (qemu-server PVE/API2/Qemu.pm vm_config), per cluster

@@ -1,7 +1,7 @@
 /**
  * Who uses a seed. The reference check itself (CD-ROM-capable slots of VM
  * configs, an unreadable config counting as "may use it") lives in the core,
- * main/core/provider/ownership.ts, so the delete and the cleanup make the
+ * main/core/provider/cluster/ownership.ts, so the delete and the cleanup make the
  * same check; this module adds what only the cleanup needs.
  */
 export { driveRefs, readConfigs, seedHolds, vmReasonToKeep, vmsToRead, type ConfigRead } from '../../core';

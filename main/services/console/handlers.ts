@@ -1,6 +1,6 @@
 /**
  * The `console.links` channel (issue 16): where a VM's Proxmox console page
- * is, read now through the cluster's provider (core/provider/console.ts).
+ * is, read now through the cluster's provider (core/provider/operations/console.ts).
  * Reads only; the page itself runs on the user's own Proxmox login.
  */
 import type { consoleChannels } from '../../../shared/channels/console';

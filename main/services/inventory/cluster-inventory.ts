@@ -132,7 +132,7 @@ export class ClusterInventory {
   }
 
   /**
-   * A VM one of this client's creates cloned carries the mark that create wrote (core/provider/written-marks.ts):
+   * A VM one of this client's creates cloned carries the mark that create wrote (core/provider/cluster/written-marks.ts):
    * taken from there, so a bulk's new proxies cost no config read each. True when no read is needed now (the mark is
    * known, or our clone onto it has not ended yet).
    */

@@ -1,6 +1,6 @@
 /**
  * Where a create of an image can land on a cluster, read now (issue 11):
- * the core's landing rules (main/core/provider/landing.ts) over one listing
+ * the core's landing rules (main/core/provider/cluster/landing.ts) over one listing
  * and each of the image's templates, plus the doctor's template rules on
  * each per-node template, so a node whose own template is unusable is not
  * offered. Read-only. Automatic placement and the Create dialog both use it.

@@ -1,9 +1,9 @@
 /**
- * The core's clone gate (CloneGate, main/core/provider/context.ts) over the task manager's slots: a create's full
+ * The core's clone gate (CloneGate, main/core/provider/calls/context.ts) over the task manager's slots: a create's full
  * clone, and a migrate's copy, take a copy slot of the storage they write (and a migrate also of the one it reads),
  * keyed by cloneStorageKey, for the length of that Proxmox task. Whether a storage is shared (one key for the
  * cluster: every node writes to the same NAS) or local (one per node) comes from the cluster's `/cluster/resources`
- * listing, shared with placement and the create lookups (core/provider/lookup.ts) and kept a short while.
+ * listing, shared with placement and the create lookups (core/provider/cluster/lookup.ts) and kept a short while.
  */
 import { type CloneGate, clusterListing, type PveApi } from '../../core';
 import type { Logger } from '../../log/logger';

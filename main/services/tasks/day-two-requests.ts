@@ -9,7 +9,7 @@
  * acknowledgement of the operator warning, or user-data cloud-init would
  * ignore or cannot parse (user-data-check.ts: the dialogs' own rule). A disk
  * larger than its storage has room for is refused by the core, before any
- * write (core/provider/reconfigure.ts checkRoom).
+ * write (core/provider/operations/reconfigure.ts checkRoom).
  */
 import { randomUUID } from 'node:crypto';
 import type { MigrateInput, ReconfigureInput, RecreateInput } from '../../../shared/channels/tasks';

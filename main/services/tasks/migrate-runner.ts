@@ -1,5 +1,5 @@
 /**
- * One VM's migrate (issue 16): the core's migrate (core/provider/migrate.ts:
+ * One VM's migrate (issue 16): the core's migrate (core/provider/operations/migrate.ts:
  * lookup, copy-seed, detach-seed, migrate, attach-seed, delete-source-seed)
  * under the proxy name's lock, acting only on a VM that still carries the
  * mark's UID. The node the lookup finds is journalled before any change, so

@@ -1,6 +1,6 @@
 /**
  * Automatic placement: each new proxy goes to a node of the profile a
- * create of the image can land on (issue 11: main/core/provider/landing.ts;
+ * create of the image can land on (issue 11: main/core/provider/cluster/landing.ts;
  * a node that is down, or that a clone of the template cannot reach, is
  * never chosen), the one with the fewest proxies; among equals, one where
  * the clone lands directly (no move after it), then one other than the node

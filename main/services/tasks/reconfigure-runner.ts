@@ -1,6 +1,6 @@
 /**
  * One VM's reconfigure (issue 16): the core's reconfigure
- * (core/provider/reconfigure.ts: lookup, configure, resize, stage-seed,
+ * (core/provider/operations/reconfigure.ts: lookup, configure, resize, stage-seed,
  * replace-seed, reboot, wait-running) under the proxy name's lock, acting
  * only on a VM that still carries the mark's UID. The new seed's
  * instance-id was chosen when the task was asked for and is journalled, so

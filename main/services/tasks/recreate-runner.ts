@@ -1,5 +1,5 @@
 /**
- * One VM's recreate (issue 16): the core's recreate (core/provider/recreate.ts:
+ * One VM's recreate (issue 16): the core's recreate (core/provider/operations/recreate.ts:
  * the delete's steps, then the create's) under the proxy name's lock. The
  * old VM is deleted only while it carries the old UID; the new one gets the
  * new UID chosen when the task was asked for, so a Resume after the delete

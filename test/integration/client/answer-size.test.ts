@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ANSWER_BOUNDS, DEFAULT_ANSWER_BOUND, readBounded } from '../../../main/core/pve/answer-size';
 import { explainPveFailure } from '../../../main/core/pve/explain';
 import { AnswerTooLargeError } from '../../../main/core/pve/failures';
-import { toProviderError } from '../../../main/core/provider/classify';
+import { toProviderError } from '../../../main/core/provider/rules/classify';
 import { startSimCluster, type SimCluster } from '../../support/sim-cluster';
 
 const MiB = 1024 * 1024;

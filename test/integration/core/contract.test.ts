@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isProviderError, vmidFor, type CallOptions, type CreateRequest, type ProgressEvent } from '../../../main/core';
-import { formatMark } from '../../../main/core/provider/mark';
+import { formatMark } from '../../../main/core/provider/rules/mark';
 import { plainVm, proxyVm, SEED_STORAGE } from '../../../main/simulator';
 import { TEMPLATE_VMID, simProvider, type SimProvider } from './sim-provider';
 

@@ -7,7 +7,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isProviderError } from '../../../main/core';
-import type { DeleteOptions, DeleteReport } from '../../../main/core/provider/delete';
+import type { DeleteOptions, DeleteReport } from '../../../main/core/provider/operations/delete';
 import type { RequestRecord } from '../../../main/simulator';
 import { SEED_STORAGE } from '../../../main/simulator';
 import { simProvider, type SimProvider } from './sim-provider';

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isProviderError, type Instance } from '../../../main/core';
-import { formatMark } from '../../../main/core/provider/mark';
+import { formatMark } from '../../../main/core/provider/rules/mark';
 import { plainVm, proxyVm } from '../../../main/simulator';
 import { TEMPLATE_VMID, simProvider, type SimProvider } from './sim-provider';
 

@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isProviderError, vmidFor, type CallOptions, type CreateRequest, type ProgressEvent } from '../../../main/core';
-import { landingsFor, type Landing } from '../../../main/core/provider/landing';
+import { landingsFor, type Landing } from '../../../main/core/provider/cluster/landing';
 import { demoCluster, goodTemplate, SEED_STORAGE, type ClusterDefinition } from '../../../main/simulator';
 import { storages } from '../../../main/simulator/datasets';
 import { templatesOf } from '../../../main/services/demo/demo-cluster';

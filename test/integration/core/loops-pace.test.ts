@@ -6,11 +6,11 @@
  * window. Counted in requests the simulator answered over the loop's run, never timed.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { budgetsWith } from '../../../main/core/provider/budgets';
-import { waitBackUp } from '../../../main/core/provider/power';
-import { TaskWatcher } from '../../../main/core/provider/task-watcher';
-import { waitUnlocked } from '../../../main/core/provider/tasks';
-import type { CoreContext } from '../../../main/core/provider/context';
+import { budgetsWith } from '../../../main/core/provider/rules/budgets';
+import { waitBackUp } from '../../../main/core/provider/operations/power';
+import { TaskWatcher } from '../../../main/core/provider/calls/task-watcher';
+import { waitUnlocked } from '../../../main/core/provider/calls/tasks';
+import type { CoreContext } from '../../../main/core/provider/calls/context';
 import { createLogger } from '../../../main/log/logger';
 import { APP_CLIENT_PACE } from '../../../main/services/clusters/client-policy';
 import { stopProxmoxTask } from '../../../main/services/tasks/cancel';

@@ -1,11 +1,11 @@
 /**
- * The task watcher (main/core/provider/task-watcher.ts) over the simulator through the real client:
+ * The task watcher (main/core/provider/calls/task-watcher.ts) over the simulator through the real client:
  * every task waited on, on a node, is read from one `GET /nodes/{node}/tasks` per cycle.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PveApi } from '../../../main/core/pve/api';
-import { isProviderError } from '../../../main/core/provider/errors';
-import { isBudgetExhausted, TaskWatcher, taskWatcherFor } from '../../../main/core/provider/task-watcher';
+import { isProviderError } from '../../../main/core/provider/rules/errors';
+import { isBudgetExhausted, TaskWatcher, taskWatcherFor } from '../../../main/core/provider/calls/task-watcher';
 import { fastBudgets, simProvider, TEMPLATE_VMID, type SimProvider } from './sim-provider';
 
 const LIST = '/nodes/{node}/tasks';

@@ -5,7 +5,7 @@
  */
 import { expect } from 'vitest';
 import type { NodeCheck } from '../../../main/core';
-import { parseMark } from '../../../main/core/provider/mark';
+import { parseMark } from '../../../main/core/provider/rules/mark';
 import { internalErrorValue, toAppErrorValue } from '../../../main/errors/app-error';
 import type { RequestFault, RequestMatch } from '../../../main/simulator';
 import { SEED_STORAGE } from '../../../main/simulator';

@@ -13,7 +13,7 @@ import {
   type BuildResume,
 } from '../../../main/core/templates/build';
 import { preflight, preflightVerdict, type BuildTemplateRequest } from '../../../main/core/templates/preflight';
-import { templateProblems } from '../../../main/core/provider/template';
+import { templateProblems } from '../../../main/core/provider/cluster/template';
 import { buildIdOf } from '../../../main/core/templates/recipe';
 import { createLogger } from '../../../main/log/logger';
 import {

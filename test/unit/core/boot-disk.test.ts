@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { fixtureJson } from '../../../fixtures';
-import { bootDisk, diskBytes } from '../../../main/core/provider/boot-disk';
+import { bootDisk, diskBytes } from '../../../main/core/provider/rules/boot-disk';
 
 const captured = fixtureJson<{ data: Record<string, string | number> }>('config_during_destroy')!.data;
 const capturedConfig = Object.fromEntries(Object.entries(captured).map(([k, v]) => [k, String(v)]));

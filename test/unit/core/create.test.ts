@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { isProviderError, type ProgressEvent } from '../../../main/core';
-import { formatMark } from '../../../main/core/provider/mark';
-import { vmidFor } from '../../../main/core/provider/vmid';
+import { formatMark } from '../../../main/core/provider/rules/mark';
+import { vmidFor } from '../../../main/core/provider/rules/vmid';
 import { CLOUD_INIT_SENTINEL, NAME, UID, firstVmid, harness, request } from './provider-harness';
 
 const count = (calls: string[], method: string) => calls.filter((c) => c.startsWith(`${method} `) || c === method).length;

@@ -4,8 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { consoleUrl, consoleViewers, effectsOf, isProviderError } from '../../../main/core';
-import { checkChange } from '../../../main/core/provider/reconfigure';
-import { operationsBlockedBy } from '../../../main/core/provider/privileges';
+import { checkChange } from '../../../main/core/provider/operations/reconfigure';
+import { operationsBlockedBy } from '../../../main/core/provider/rules/privileges';
 import { actionApplies, OPERATOR_WARNING } from '../../../shared/domain/proxy-actions';
 
 describe('the console URL', () => {

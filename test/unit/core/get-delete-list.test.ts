@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { isProviderError, type ProgressEvent } from '../../../main/core';
-import { formatMark } from '../../../main/core/provider/mark';
+import { formatMark } from '../../../main/core/provider/rules/mark';
 import { fixtureError } from './fake-pve';
 import { NAME, UID, firstVmid, harness, request } from './provider-harness';
 

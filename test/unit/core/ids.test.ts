@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { formatProviderId, parseProviderId } from '../../../main/core/provider/ids';
-import { isProviderError } from '../../../main/core/provider/errors';
+import { formatProviderId, parseProviderId } from '../../../main/core/provider/rules/ids';
+import { isProviderError } from '../../../main/core/provider/rules/errors';
 
 describe('provider ID', () => {
   it('round-trips every valid VMID and name', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { KeyedLock } from '../../../main/core/provider/keyed-lock';
-import { isProviderError } from '../../../main/core/provider/errors';
+import { KeyedLock } from '../../../main/core/provider/calls/keyed-lock';
+import { isProviderError } from '../../../main/core/provider/rules/errors';
 
 const tick = () => new Promise((r) => setTimeout(r, 0));
 

@@ -1,12 +1,12 @@
 /**
  * Issue 11: the creates of a bulk share the create lookup's listing
- * (main/core/provider/lookup.ts), so twenty creates do not queue twenty
+ * (main/core/provider/cluster/lookup.ts), so twenty creates do not queue twenty
  * listings at the node the URL reaches; and a listing never serves a create
  * of a name one of our operations changed after it was asked for.
  */
 import { describe, expect, it, vi } from 'vitest';
-import { KeyedLock } from '../../../main/core/provider/keyed-lock';
-import { LOOKUP_REUSE_MS } from '../../../main/core/provider/lookup';
+import { KeyedLock } from '../../../main/core/provider/calls/keyed-lock';
+import { LOOKUP_REUSE_MS } from '../../../main/core/provider/cluster/lookup';
 import { harness, request } from './provider-harness';
 
 const listings = (calls: string[]) => calls.filter((c) => c.startsWith('clusterResources')).length;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { fixtureJson } from '../../../fixtures';
-import { formatMark, parseMark } from '../../../main/core/provider/mark';
+import { formatMark, parseMark } from '../../../main/core/provider/rules/mark';
 
 const capturedDescription = fixtureJson<{ data: { description: string } }>('config_during_destroy')!.data.description;
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { rewriteNet0 } from '../../../main/core/provider/net0';
+import { rewriteNet0 } from '../../../main/core/provider/rules/net0';
 
 describe('rewriteNet0', () => {
   it.each([

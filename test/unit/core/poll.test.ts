@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { pollDelay, pollUntil } from '../../../main/core/provider/poll';
-import { defaultBudgets } from '../../../main/core/provider/budgets';
-import { isProviderError } from '../../../main/core/provider/errors';
+import { pollDelay, pollUntil } from '../../../main/core/provider/calls/poll';
+import { defaultBudgets } from '../../../main/core/provider/rules/budgets';
+import { isProviderError } from '../../../main/core/provider/rules/errors';
 
 describe('pollDelay', () => {
   it('polls about four times a second while young and once a second after five seconds', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseProfile } from '../../../main/core/provider/profile';
-import { ProviderError } from '../../../main/core/provider/errors';
+import { parseProfile } from '../../../main/core/provider/rules/profile';
+import { ProviderError } from '../../../main/core/provider/rules/errors';
 
 const good = {
   url: 'https://pve.home.lab:8006',

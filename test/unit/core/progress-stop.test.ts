@@ -13,7 +13,7 @@ import { createMemoryLogger } from '../../../main/log/logger';
 import { AppError } from '../../../main/errors/app-error';
 import { baseProfile, firstVmid, request } from './provider-harness';
 import { FakePve } from './fake-pve';
-import { formatMark } from '../../../main/core/provider/mark';
+import { formatMark } from '../../../main/core/provider/rules/mark';
 import type { ClusterResource } from '../../../main/core/pve/schemas';
 
 const budgets = { youngPollMs: 5, oldPollMs: 20, youngForMs: 100, cloneMs: 3000, runningMs: 1000 };

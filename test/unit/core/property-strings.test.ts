@@ -6,10 +6,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import { isProviderError, ProfileSchema } from '../../../main/core';
-import { rewriteNet0 } from '../../../main/core/provider/net0';
-import { parseProfile } from '../../../main/core/provider/profile';
-import { resolvePlacement } from '../../../main/core/provider/placement';
-import { configParams } from '../../../main/core/provider/vm-params';
+import { rewriteNet0 } from '../../../main/core/provider/rules/net0';
+import { parseProfile } from '../../../main/core/provider/rules/profile';
+import { resolvePlacement } from '../../../main/core/provider/cluster/placement';
+import { configParams } from '../../../main/core/provider/rules/vm-params';
 
 const good = {
   url: 'https://pve.home.lab:8006',

@@ -2,7 +2,7 @@
 import { createMemoryLogger } from '../../../main/log/logger';
 import { createProvider } from '../../../main/core';
 import type { ProfileInput } from '../../../main/core';
-import { vmidFor } from '../../../main/core/provider/vmid';
+import { vmidFor } from '../../../main/core/provider/rules/vmid';
 import { FakePve } from './fake-pve';
 
 export const UID = '3f1c2d7e-8a44-4f1b-9a6c-1d2e3f4a5b6c';

@@ -1,6 +1,6 @@
 /**
  * Issue 11: a fresh create uploads its seed beside its clone
- * (main/core/provider/seed-beside-clone.ts). What a user would notice: the
+ * (main/core/provider/operations/seed-beside-clone.ts). What a user would notice: the
  * seed goes up while the clone waits for a copy slot; a refused upload sends
  * no clone and reports the upload's reason; a failed clone lets the upload
  * end before the create fails, so the step list tells the truth about the

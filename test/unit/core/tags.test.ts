@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hasTag, splitTags } from '../../../main/core/provider/tags';
+import { hasTag, splitTags } from '../../../main/core/provider/rules/tags';
 
 describe('tags', () => {
   it.each([

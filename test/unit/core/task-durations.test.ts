@@ -1,8 +1,8 @@
 /** The learned-duration model and the look schedule it drives (task-durations.ts). */
 import { describe, expect, it } from 'vitest';
-import { DurationModel, durationKey, lookTimes, nextLook, observation, type LookSchedule } from '../../../main/core/provider/task-durations';
-import { lookScheduleOf } from '../../../main/core/provider/task-watcher';
-import { defaultBudgets } from '../../../main/core/provider/budgets';
+import { DurationModel, durationKey, lookTimes, nextLook, observation, type LookSchedule } from '../../../main/core/provider/calls/task-durations';
+import { lookScheduleOf } from '../../../main/core/provider/calls/task-watcher';
+import { defaultBudgets } from '../../../main/core/provider/rules/budgets';
 
 const schedule: LookSchedule = lookScheduleOf(defaultBudgets);
 const first = (n: number, exp?: Parameters<typeof lookTimes>[0]) => {

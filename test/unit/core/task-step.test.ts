@@ -1,5 +1,5 @@
 /**
- * The task step (core/provider/task-step.ts): started, a copy slot, submit,
+ * The task step (core/provider/calls/task-step.ts): started, a copy slot, submit,
  * the UPID reported, the wait, done; and the options the operations need.
  * What a user would notice: the step list a task shows, the request that is
  * or is not sent, the error a cancelled step ends with.
@@ -8,8 +8,8 @@ import { describe, expect, it } from 'vitest';
 import type { PveApi } from '../../../main/core/pve/api';
 import { formatUpid } from '../../../main/core/pve/upid';
 import { createMemoryLogger } from '../../../main/log/logger';
-import { stepReporter, type ProgressEvent } from '../../../main/core/provider/progress';
-import { runTaskStep } from '../../../main/core/provider/task-step';
+import { stepReporter, type ProgressEvent } from '../../../main/core/provider/calls/progress';
+import { runTaskStep } from '../../../main/core/provider/calls/task-step';
 import { fixtureError } from './fake-pve';
 
 const upid = formatUpid({ node: 'pv1-1', pid: 1, pstart: 1, starttime: 1, type: 'qmstop', id: '100', user: 'egress@pve!desk' });

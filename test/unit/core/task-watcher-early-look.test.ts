@@ -9,8 +9,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { PveApi } from '../../../main/core/pve/api';
 import { formatUpid } from '../../../main/core/pve/upid';
-import { durationKey } from '../../../main/core/provider/task-durations';
-import { TaskWatcher } from '../../../main/core/provider/task-watcher';
+import { durationKey } from '../../../main/core/provider/calls/task-durations';
+import { TaskWatcher } from '../../../main/core/provider/calls/task-watcher';
 
 const T0 = 1_700_000_000_000;
 // youngPollMs 250: a listing's gap (the bucket's refill) is 250 ms.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { templateProblems } from '../../../main/core/provider/template';
+import { templateProblems } from '../../../main/core/provider/cluster/template';
 import { cloudInitTemplate, goodTemplate, noNetTemplate } from '../../../main/simulator';
 
 const asConfig = (def: { config: Record<string, unknown> }): Record<string, string> => ({

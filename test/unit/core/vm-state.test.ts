@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { fixtureJson } from '../../../fixtures';
-import { firstIpv4, mapState } from '../../../main/core/provider/vm-state';
+import { firstIpv4, mapState } from '../../../main/core/provider/rules/vm-state';
 import type { AgentInterface } from '../../../main/core/pve/schemas';
 
 const agent = (name: string) => fixtureJson<{ data: { result: AgentInterface[] } }>(name)!.data.result;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { fnv1a64, vmidFor } from '../../../main/core/provider/vmid';
+import { fnv1a64, vmidFor } from '../../../main/core/provider/rules/vmid';
 
 const defaultRange = { min: 100_000, max: 199_999 };
 

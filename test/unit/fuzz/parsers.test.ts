@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { isProviderError, parseProfile } from '../../../main/core';
 import { formatUpid, parseUpid, type ParsedUpid } from '../../../main/core/pve/upid';
-import { bootDisk, diskBytes, diskKeyPattern } from '../../../main/core/provider/boot-disk';
+import { bootDisk, diskBytes, diskKeyPattern } from '../../../main/core/provider/rules/boot-disk';
 
 const RUNS = 3000;
 const token = (chars: string) => fc.string({ unit: fc.constantFrom(...chars), minLength: 1, maxLength: 16 });

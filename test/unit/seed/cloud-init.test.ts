@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { newInstanceId } from '../../../main/core/provider/seed-source';
+import { newInstanceId } from '../../../main/core/provider/cluster/seed-source';
 import { GUEST_AGENT_SCRIPT } from '../../../main/core/seed/guest-agent-script';
 import { buildSeedIso } from '../../../main/core/seed/nocloud';
 import { presets } from '../../../renderer/src/views/create/presets';

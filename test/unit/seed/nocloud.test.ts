@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { ProviderError } from '../../../main/core/provider/errors';
+import { ProviderError } from '../../../main/core/provider/rules/errors';
 import { GUEST_AGENT_SCRIPT } from '../../../main/core/seed/guest-agent-script';
 import { SEED_LABEL, buildSeedIso, metaData, seedIsoName, seedVolumeId, type SeedRequest } from '../../../main/core/seed/nocloud';
 import { filesByName, readIso } from './iso-reader';

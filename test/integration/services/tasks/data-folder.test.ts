@@ -12,7 +12,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { composeApp, type ComposedApp } from '../../../../main/app/compose';
 import { nodeRuntime } from '../../../../main/app/runtime-info';
 import { createMemoryLogger } from '../../../../main/log/logger';
-import { parseMark } from '../../../../main/core/provider/mark';
+import { parseMark } from '../../../../main/core/provider/rules/mark';
 import { Journal, JOURNAL_FILE } from '../../../../main/services/tasks/journal';
 import { SEED_STORAGE } from '../../../../main/simulator';
 import { mountSmallDisk, smallDiskMissing, type SmallDisk } from '../../../support/small-disk';

@@ -6,7 +6,7 @@
  * The legitimate delete and Clean up still leave nothing behind.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { formatMark } from '../../../../main/core/provider/mark';
+import { formatMark } from '../../../../main/core/provider/rules/mark';
 import { AppError } from '../../../../main/errors/app-error';
 import type { RequestRecord } from '../../../../main/simulator';
 import { proxyVm, SEED_STORAGE } from '../../../../main/simulator';

@@ -23,7 +23,7 @@ function setup(limits = { clonesPerStorage: 1 }) {
   const api = {
     clusterResources: async (type?: string): Promise<unknown[]> => {
       reads++;
-      // The whole listing, shared with placement and the create lookups (core/provider/lookup.ts).
+      // The whole listing, shared with placement and the create lookups (core/provider/cluster/lookup.ts).
       expect(type).toBeUndefined();
       return rows;
     },

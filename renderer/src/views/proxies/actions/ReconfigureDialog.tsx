@@ -2,7 +2,7 @@
  * Reconfigure proxies (issue 16): a machine type of the profile (cores and
  * memory), a larger boot disk, new cloud-init user-data, each optional. It
  * says when each change takes effect on a running VM (qemu-server
- * vmconfig_hotplug_pending, summarised in main/core/provider/reconfigure.ts):
+ * vmconfig_hotplug_pending, summarised in main/core/provider/operations/reconfigure.ts):
  * the disk at once, cores and memory at the next start by Proxmox (memory
  * live only with memory hotplug and NUMA), the user-data at the next boot;
  * so a running VM is rebooted unless the user says not to. A disk not

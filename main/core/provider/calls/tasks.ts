@@ -1,0 +1,60 @@
+/**
+ * Waiting on Proxmox: a task until it stops (task-watcher.ts), a VM's lock
+ * until it clears, a started VM until QEMU runs the guest (poll.ts). All
+ * honour the signal. The lock and running waits look at once and are
+ * normally done at that first look: Proxmox clears a clone's lock inside the
+ * clone task, and QEMU runs the guest when the start task ends.
+ */
+import { TaskFailedError } from '../../pve/errors';
+import { taskSucceeded } from '../../pve/upid';
+import type { CoreContext, VmConfig } from './context';
+import { transient } from '../rules/errors';
+import { pollUntil } from './poll';
+import { taskWatcherFor, type WatchSchedule } from './task-watcher';
+import type { PveApi } from '../../pve/api';
+import type { Logger } from '../../../log/logger';
+
+/** What a wait for a task needs: the client, a logger, and the schedule its looks start from without history. */
+export interface TaskContext {
+  api: PveApi;
+  log: Logger;
+  budgets: WatchSchedule;
+}
+
+/**
+ * The one wait for a Proxmox task, the provider's, the template build's and the services' alike: through the
+ * client's task watcher (one listing per node per cycle for every task waited on there, looks timed by the
+ * learned durations); a failed task is transient, carrying its exit status.
+ */
+export async function waitTask(ctx: TaskContext, upid: string, budgetMs: number, signal?: AbortSignal): Promise<void> {
+  const exitstatus = await taskWatcherFor(ctx.api, ctx.log).wait(upid, { schedule: ctx.budgets, budgetMs, what: `task ${upid}`, signal });
+  if (!taskSucceeded(exitstatus)) {
+    ctx.log.info('proxmox task failed', { upid, exitstatus });
+    throw new TaskFailedError(upid, exitstatus);
+  }
+  if (exitstatus !== 'OK') ctx.log.info('proxmox task finished with warnings', { upid, exitstatus });
+}
+
+/** `suspended` marks a hibernated VM: not a task, and it never clears by itself. */
+export const LOCK_SUSPENDED = 'suspended';
+
+/**
+ * Polls a VM's config until no task holds its lock, for the ownership check.
+ * A suspended lock returns at once. A VM that vanishes (a failed clone)
+ * surfaces as the API's error for the caller to judge.
+ */
+export function waitUnlocked(ctx: CoreContext, node: string, vmid: number, signal?: AbortSignal): Promise<VmConfig> {
+  return pollUntil({ schedule: ctx.budgets, budgetMs: ctx.budgets.cloneMs, what: `the lock on VM ${vmid} to clear`, signal }, async () => {
+    const config = await ctx.api.vmConfig(node, vmid, { signal, loop: true });
+    return !config.lock || config.lock === LOCK_SUSPENDED ? config : undefined;
+  });
+}
+
+/** After the start task: status/current until running/running. A VM that stops again will not come up by itself. */
+export async function waitRunning(ctx: CoreContext, node: string, vmid: number, signal?: AbortSignal): Promise<void> {
+  await pollUntil({ schedule: ctx.budgets, budgetMs: ctx.budgets.runningMs, what: `VM ${vmid} to run`, signal }, async () => {
+    const status = await ctx.api.vmStatus(node, vmid, { signal, loop: true });
+    if (status.status === 'stopped') throw transient(`VM ${vmid} stopped right after its start`);
+    return status.status === 'running' && status.qmpstatus === 'running' ? true : undefined;
+  });
+}

@@ -1,0 +1,77 @@
+/**
+ * Room on a disk's storage for it to grow (issue 22 item 15: a reconfigure
+ * to 64 TiB went out unchecked). Read from Proxmox before any write: GET
+ * /nodes/{node}/storage/{storage}/status, its `avail` in bytes
+ * (pve-storage API2/Storage/Status.pm read_status).
+ *
+ * The whole growth must fit in what is free, on every kind of storage. On
+ * thick LVM Proxmox allocates the size at once and fails without room. On a
+ * thin pool (lvmthin, zfspool, rbd) or a sparse file (dir, nfs, cifs,
+ * btrfs) Proxmox accepts any size and takes space only as the guest writes;
+ * but the guest grows its partition and filesystem to the new size at boot
+ * (cloud-init growpart, resizefs) and a proxy's logs and cache fill it, and
+ * a full thin pool stops every VM on it with I/O errors. So Egress Desk
+ * assumes the guest will use what it is given, and says so when it refuses.
+ */
+import type { CoreContext, VmConfig } from '../calls/context';
+import { diskBytes } from '../rules/boot-disk';
+import { ProviderError } from '../rules/errors';
+
+const GIB = 2 ** 30;
+const gib = (bytes: number) => `${(bytes / GIB).toFixed(1)} GiB`;
+
+/** Storage types that allocate the whole size at once; every other kind takes space as the guest writes. */
+const THICK = new Set(['lvm', 'iscsidirect']);
+
+export const DISK_ROOM_CODE = 'disk-no-room';
+
+/** The storage a disk value lives on (`local-lvm:vm-100-disk-0,size=4G` → `local-lvm`), or undefined for a path. */
+export function diskStorage(diskValue: string | undefined): string | undefined {
+  const volume = (diskValue ?? '').split(',', 1)[0]!;
+  const colon = volume.indexOf(':');
+  return colon > 0 && !volume.startsWith('/') ? volume.slice(0, colon) : undefined;
+}
+
+/**
+ * Refuses, before anything is sent, growing `disk` of VM `vmid` to `sizeGiB` when its storage on `node` has less free
+ * space than the growth. A disk on a path (no storage) is Proxmox's to judge.
+ */
+export async function checkDiskRoom(
+  ctx: CoreContext,
+  at: { node: string; vmid: number },
+  config: VmConfig,
+  disk: string,
+  sizeGiB: number,
+  signal?: AbortSignal,
+): Promise<void> {
+  const storage = diskStorage(config[disk]);
+  const today = diskBytes(config[disk]);
+  if (!storage || today === undefined) return;
+  const growth = sizeGiB * GIB - today;
+  if (growth <= 0) return;
+  const status = await ctx.api.storageStatus(at.node, storage, { signal });
+  const where = `storage ${storage} on ${at.node}`;
+  const refuse = (message: string, hint: string) => new ProviderError('permanent', message, undefined, undefined, hint, DISK_ROOM_CODE);
+  if (status.active === false)
+    throw refuse(
+      `${where} is not active, so the disk ${disk} of VM ${at.vmid} cannot grow; nothing was sent`,
+      `Activate ${storage} on ${at.node} in the Proxmox UI.`,
+    );
+  if (status.avail === undefined)
+    throw refuse(
+      `Proxmox did not say how much space is free on ${where}, so growing the disk ${disk} of VM ${at.vmid} to ${sizeGiB} GiB was not sent`,
+      `Check ${storage} in the Proxmox UI (Datacenter → Storage), then try again.`,
+    );
+  if (growth <= status.avail) return;
+  const thin = !THICK.has(status.type);
+  const assumption = thin
+    ? ` ${storage} is ${status.type}, which takes space only as the guest writes, so Proxmox would accept the size; Egress Desk counts the whole growth, because the guest grows its filesystem to the disk at boot and a full ${status.type === 'lvmthin' ? 'thin pool' : 'storage'} stops every VM on it.`
+    : ` ${storage} is ${status.type}, which allocates the whole size at once.`;
+  const most = Math.floor((today + status.avail) / GIB);
+  throw refuse(
+    `the disk ${disk} of VM ${at.vmid} would grow from ${gib(today)} to ${sizeGiB} GiB, ${gib(growth)} more, and ${where} has ${gib(status.avail)} free; nothing was sent.${assumption}`,
+    most > today / GIB
+      ? `Choose at most ${most} GiB, or free space on ${storage} first.`
+      : `Free space on ${storage} first, or keep the disk as it is.`,
+  );
+}
