@@ -6,6 +6,7 @@
  *   - imports of core internals from outside main/core (must be 0: the core's face is main/core/index.ts),
  *   - imports of the core from the simulator (must be 0: it models Proxmox independently),
  *   - circles between areas and between files in main/ and renderer/ (must be 0; each found is listed),
+ *   - imports up the provider's folders, rules <- calls <- cluster <- operations <- provider.ts (must be 0),
  *   - the count of `as unknown as` in main/,
  *   - files over 450 lines, and files over 300 lines whose header does not say why they are long.
  * `--json` prints the same as one JSON object (the test under test/unit/structure reads it);
@@ -151,6 +152,15 @@ function areaGraph(fileGraph: Map<RelPath, RelPath[]>, witnesses: Map<string, st
 
 const CORE = 'main/core/';
 const CORE_FACE = 'main/core/index.ts';
+const PROVIDER = 'main/core/provider/';
+/** The provider's folders from the ground up (docs/core.md): each imports only those below it. */
+const PROVIDER_LAYERS = ['rules', 'calls', 'cluster', 'operations'];
+
+/** A provider file's floor: its folder's place in PROVIDER_LAYERS; a file directly in provider/ stands above them all. */
+function providerFloor(file: RelPath): number {
+  const folder = file.slice(PROVIDER.length).split('/');
+  return folder.length === 1 ? PROVIDER_LAYERS.length : PROVIDER_LAYERS.indexOf(folder[0]!);
+}
 
 function lineCount(text: string): number {
   return text.endsWith('\n') ? text.split('\n').length - 1 : text.split('\n').length;
@@ -167,6 +177,7 @@ export interface StructureReport {
   simulatorCoreImports: string[];
   areaCircles: { areas: string[]; arrows: string[] }[];
   fileCircles: { files: string[]; arrows: string[] }[];
+  providerUpImports: string[];
   asUnknownAs: { count: number; files: Record<string, number> };
   over450: { file: string; lines: number }[];
   over300WithoutWhy: { file: string; lines: number }[];
@@ -198,6 +209,17 @@ export function measure(): StructureReport {
     arrows: arrowsWithin(circle, areas).map((arrow) => `${arrow}   (${witnesses.get(arrow)})`),
   }));
 
+  // An import from a lower floor of the provider to a higher one, or into a folder not named in PROVIDER_LAYERS.
+  const providerUpImports: string[] = [];
+  for (const [from, targets] of graph) {
+    if (!from.startsWith(PROVIDER)) continue;
+    for (const to of targets) {
+      if (!to.startsWith(PROVIDER)) continue;
+      const [fromFloor, toFloor] = [providerFloor(from), providerFloor(to)];
+      if (fromFloor < 0 || toFloor < 0 || toFloor > fromFloor) providerUpImports.push(`${from} -> ${to}`);
+    }
+  }
+
   const asUnknownAs = { count: 0, files: {} as Record<string, number> };
   const over450: { file: string; lines: number }[] = [];
   const over300WithoutWhy: { file: string; lines: number }[] = [];
@@ -221,6 +243,7 @@ export function measure(): StructureReport {
     simulatorCoreImports,
     areaCircles,
     fileCircles,
+    providerUpImports,
     asUnknownAs,
     over450: over450.sort(byLines),
     over300WithoutWhy: over300WithoutWhy.sort(byLines),
@@ -234,6 +257,7 @@ export function mustBeZero(report: StructureReport): Record<string, number> {
     'imports of the core from the simulator': report.simulatorCoreImports.length,
     'circles between areas': report.areaCircles.length,
     'circles between files': report.fileCircles.length,
+    "imports up the provider's folders": report.providerUpImports.length,
   };
 }
 
@@ -254,6 +278,7 @@ function print(report: StructureReport): void {
     report.fileCircles.length,
     report.fileCircles.flatMap((circle) => [circle.files.join(' <-> '), ...circle.arrows.map((arrow) => `  ${arrow}`)]),
   );
+  section("Imports up the provider's folders (must be 0)", report.providerUpImports.length, report.providerUpImports);
   section(
     '`as unknown as` in main/',
     report.asUnknownAs.count,

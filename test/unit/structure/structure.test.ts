@@ -22,6 +22,10 @@ describe('the structure (npm run structure)', () => {
     expect(report.fileCircles).toEqual([]);
   });
 
+  it("the provider's folders import downward only: rules <- calls <- cluster <- operations <- provider.ts", () => {
+    expect(report.providerUpImports).toEqual([]);
+  });
+
   it('no file is over 450 lines, and one over 300 says in its header why it stays one file (issue 21)', () => {
     expect(report.over450).toEqual([]);
     expect(report.over300WithoutWhy).toEqual([]);
