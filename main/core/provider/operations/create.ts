@@ -9,6 +9,9 @@
  * stopped VM is migrated to the chosen node before its seed is uploaded and
  * attached (a seed ISO on local storage cannot be migrated). A rerun finds
  * the VM wherever it is and migrates it if it is not on the chosen node yet.
+ *
+ * Long (over 300 lines) because the create's steps read here top to bottom in
+ * the spec's order, each in one place, with the clone's config and the move.
  */
 import type { CallOptions, ClusterResource, CoreContext, VmConfig } from '../calls/context';
 import { isConfigMissing } from '../../pve/errors';
@@ -51,6 +54,13 @@ export async function create(core: CoreContext, request: CreateRequest, options:
   }
 }
 
+/**
+ * The spec's steps after the lock, in order: the lookup by name (step 2);
+ * with nothing found, the template checked, the VMID allocated and the clone
+ * made with its seed uploading beside it (steps 3 and 4); an adopted VM that
+ * runs ends here (step 3); a stopped one moves to the chosen node, then
+ * provision.ts runs steps 5 to 9.
+ */
 async function ensureRunning(
   ctx: CoreContext,
   placement: Placement,
@@ -61,53 +71,87 @@ async function ensureRunning(
   // The seed's upload runs beside the clone: a step the listener could not record stops both.
   ({ report, signal } = haltingReporter(report, signal));
   report('lookup', 'started');
-  let resources = await lookupListing(ctx, request.name, signal);
-  let vm: OwnedVm | undefined;
-  ({ vm, resources } = await adoptSettled(ctx, resources, request, signal));
-  let adopted = vm !== undefined;
-  let seed: SeedBesideClone | undefined;
-  let reseed = false;
-  if (!vm) {
-    // The template is checked only when a clone may be needed: an existing VM no longer depends on it.
-    const { source, config: templateConfig } = await checkTemplate(ctx, resources, request.placement.image, placement, signal);
-    // Where the copy lands: the profile's disk storage, else the template's own (Proxmox keeps each disk's storage).
-    const cloneStorage = ctx.profile.storage ?? diskStorage(templateConfig);
-    const way = await landingOf(ctx, source, templateConfig, placement, request, signal);
-    const cloneNode = way === 'migrate' ? nodeOf(source) : placement.node;
-    report('lookup', 'done', { node: placement.node });
-    // The mark's created-at dates the seed too (seed-source.ts), so both are known before the clone.
-    const description = formatMark(request.uid, ctx.now());
-    const job: CloneJob = { source, templateConfig, node: cloneNode, storage: cloneStorage, description, placement, request };
-    const clone: CloneWithSeed = (vmid, cloneSignal, beside) => cloneOnto(ctx, job, vmid, report, cloneSignal, beside);
-    ({ vm, adopted, seed } = await allocateWithSeed(ctx, { resources, request, description, node: placement.node }, clone, report, signal));
-    if (adopted && seed) {
-      // The VMID held our own earlier attempt's VM (the lookup missed it): its seed is dated by its mark, not by
-      // this attempt's, so it is uploaded again below, once this one has settled.
-      await seed.done.catch(() => undefined);
-      seed = undefined;
-      reseed = true;
-    }
-  }
-  if (adopted) {
-    report('lookup', 'done', { node: vm.node, vmid: vm.vmid });
-    report('clone', 'skipped', { node: vm.node, vmid: vm.vmid });
-    const status = await ctx.api.vmStatus(vm.node, vm.vmid, { signal });
-    ctx.log.info('proxmox vm adopted', { vmid: vm.vmid, status: status.status, qmpstatus: status.qmpstatus });
-    if (status.status === 'running') {
-      const at = { node: vm.node, vmid: vm.vmid };
-      for (const step of createSteps.slice(2)) {
-        if (step === 'upload-seed' && reseed) await uploadSeed(ctx, at, request, vm.config, report, signal);
-        else report(step, 'skipped', at);
-      }
-      return vm;
-    }
-  }
+  const listed = await lookupListing(ctx, request.name, signal);
+  const settled = await adoptSettled(ctx, listed, request, signal);
+  const found: Found = settled.vm
+    ? { vm: settled.vm, adopted: true, seed: undefined, reseed: false }
+    : await cloneFresh(ctx, settled.resources, placement, request, report, signal);
+  let { vm } = found;
+  if (found.adopted && (await runsAlready(ctx, vm, request, found.reseed, report, signal))) return vm;
   // Still stopped, and without its seed attached: the VM moves to the chosen node now, wherever the clone (or an
   // earlier attempt) left it.
   if (vm.node !== placement.node) vm = await moveTo(ctx, vm, placement.node, report, signal);
   else report('migrate', 'skipped', { node: vm.node, vmid: vm.vmid });
-  await provision(ctx, vm, placement, request, report, signal, { seedUploaded: seed !== undefined });
+  await provision(ctx, vm, placement, request, report, signal, { seedUploaded: found.seed !== undefined });
   return vm;
+}
+
+/** The VM a create carries on with: adopted (an earlier attempt's) or its own clone, and its seed's state. */
+interface Found {
+  vm: OwnedVm;
+  adopted: boolean;
+  /** The seed's upload that ran beside this create's clone. */
+  seed: SeedBesideClone | undefined;
+  /** The seed must go up again even if the VM runs: it was uploaded dated by this attempt, not the VM's mark. */
+  reseed: boolean;
+}
+
+/** No VM of the name: the template checked, where the clone lands decided, and the clone made with its seed beside it. */
+async function cloneFresh(
+  ctx: CoreContext,
+  resources: ClusterResource[],
+  placement: Placement,
+  request: CreateRequest,
+  report: ProgressReporter,
+  signal?: AbortSignal,
+): Promise<Found> {
+  // The template is checked only when a clone may be needed: an existing VM no longer depends on it.
+  const { source, config: templateConfig } = await checkTemplate(ctx, resources, request.placement.image, placement, signal);
+  // Where the copy lands: the profile's disk storage, else the template's own (Proxmox keeps each disk's storage).
+  const cloneStorage = ctx.profile.storage ?? diskStorage(templateConfig);
+  const way = await landingOf(ctx, source, templateConfig, placement, request, signal);
+  const cloneNode = way === 'migrate' ? nodeOf(source) : placement.node;
+  report('lookup', 'done', { node: placement.node });
+  // The mark's created-at dates the seed too (seed-source.ts), so both are known before the clone.
+  const description = formatMark(request.uid, ctx.now());
+  const job: CloneJob = { source, templateConfig, node: cloneNode, storage: cloneStorage, description, placement, request };
+  const clone: CloneWithSeed = (vmid, cloneSignal, beside) => cloneOnto(ctx, job, vmid, report, cloneSignal, beside);
+  const { vm, adopted, seed } = await allocateWithSeed(
+    ctx,
+    { resources, request, description, node: placement.node },
+    clone,
+    report,
+    signal,
+  );
+  if (adopted && seed) {
+    // The VMID held our own earlier attempt's VM (the lookup missed it): its seed is dated by its mark, not by
+    // this attempt's, so it is uploaded again, once this one has settled.
+    await seed.done.catch(() => undefined);
+    return { vm, adopted, seed: undefined, reseed: true };
+  }
+  return { vm, adopted, seed, reseed: false };
+}
+
+/** An adopted VM: true when it runs already (the remaining steps are skipped, the seed uploaded again if `reseed`). */
+async function runsAlready(
+  ctx: CoreContext,
+  vm: OwnedVm,
+  request: CreateRequest,
+  reseed: boolean,
+  report: ProgressReporter,
+  signal?: AbortSignal,
+): Promise<boolean> {
+  report('lookup', 'done', { node: vm.node, vmid: vm.vmid });
+  report('clone', 'skipped', { node: vm.node, vmid: vm.vmid });
+  const status = await ctx.api.vmStatus(vm.node, vm.vmid, { signal });
+  ctx.log.info('proxmox vm adopted', { vmid: vm.vmid, status: status.status, qmpstatus: status.qmpstatus });
+  if (status.status !== 'running') return false;
+  const at = { node: vm.node, vmid: vm.vmid };
+  for (const step of createSteps.slice(2)) {
+    if (step === 'upload-seed' && reseed) await uploadSeed(ctx, at, request, vm.config, report, signal);
+    else report(step, 'skipped', at);
+  }
+  return true;
 }
 
 /**
