@@ -39,7 +39,8 @@ const key = (clusterId: string, vmid: number) => `${clusterId}\u0000${vmid}`;
 const stageHints: Record<NonNullable<CheckRecord['stage']>, string> = {
   connect:
     "The proxy's port does not answer: check that the VM runs and the proxy service is up in the guest, and that no firewall blocks the port.",
-  handshake: 'The proxy answered but broke the handshake: check its configuration (protocol, authentication) in the guest.',
+  handshake:
+    'The proxy took the connection but did not finish its side of the protocol (it closed without answering, stopped part way or answered in another protocol): check its configuration (client rules, protocol, authentication) in the guest.',
   request:
     "The proxy took the request, but the check URL did not answer through it: check the VM's own internet access (gateway, DNS, upstream) and the check URL in Settings.",
 };

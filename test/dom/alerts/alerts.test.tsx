@@ -309,10 +309,13 @@ describe('the webhooks in Settings', () => {
     // Same server, another path: the kept token stays.
     fireEvent.change(url, { target: { value: 'http://192.168.1.20:8080/other' } });
     expect(screen.queryByText(/enter the token again/)).toBeNull();
+    expect(screen.getByText(/leave empty to keep it/)).toBeTruthy();
 
     fireEvent.change(url, { target: { value: 'http://192.168.1.30:8080/hook' } });
     const words = 'The server address changed: enter the token again for 192.168.1.30:8080.';
     expect(screen.getByText(words)).toBeTruthy(); // shown while typing, before any save
+    // …and the field's help no longer promises that an empty field keeps the token.
+    expect(screen.queryByText(/leave empty to keep it/)).toBeNull();
     await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Save webhook' })));
     expect(stub.calls.filter(([c]) => c === 'alerts.saveTarget')).toEqual([]);
 

@@ -255,7 +255,8 @@ export function WebhooksSection() {
         <Field
           label="Token"
           problem={moved ?? problems.secret}
-          help={draft.hasSecret ? `${words.secret}. A token is kept: leave empty to keep it.` : `${words.secret}.`}
+          // A kept token stays with its server: once the URL names another, leaving the field empty keeps nothing.
+          help={draft.hasSecret && !moved ? `${words.secret}. A token is kept: leave empty to keep it.` : `${words.secret}.`}
         >
           <input type="password" autoComplete="off" value={draft.secret} onChange={(e) => edit({ secret: e.target.value })} />
         </Field>
