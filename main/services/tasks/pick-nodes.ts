@@ -18,7 +18,7 @@
  */
 import type { Cluster } from '../clusters/cluster';
 import { AppError } from '../../errors/app-error';
-import { landingsOf } from '../placement/landing-service';
+import { landingsOf } from '../placement/service';
 import { clusterListing } from '../../core';
 
 interface NodeLoad {

@@ -22,7 +22,7 @@ import type { ProxyRecords } from './proxy-records';
 import { reconfigureProxy } from './reconfigure-runner';
 import { recreateProxy } from './recreate-runner';
 import type { Runner } from './run-context';
-import { createProxy } from './runners';
+import { createProxy } from './create-runner';
 
 export interface KindSpec {
   /** The steps a fresh run shows, in order (the core's step names). */

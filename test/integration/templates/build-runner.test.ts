@@ -15,7 +15,7 @@ import type { RequestContext } from '../../../main/ipc/router';
 import type { Cluster } from '../../../main/services/clusters/cluster';
 import type { TemplateCatalogue } from '../../../main/services/tasks/build-template-runner';
 import type { TaskManager } from '../../../main/services/tasks/task-manager';
-import { templatesHandlers } from '../../../main/services/templates/template-builder';
+import { templatesHandlers } from '../../../main/services/templates/handlers';
 import { minimalCluster, simImages, type ClusterDefinition, type Simulator } from '../../../main/simulator';
 import { startEnv, type Env } from '../services/tasks/harness';
 

@@ -1,7 +1,7 @@
 /** Handlers for the `cleanup.*` channels. */
 import type { cleanupChannels } from '../../../shared/channels/cleanup';
 import type { AreaHandlers } from '../../ipc/router';
-import type { CleanupService } from './cleanup-service';
+import type { CleanupService } from './service';
 
 export function cleanupHandlers(cleanup: CleanupService): AreaHandlers<typeof cleanupChannels> {
   return {

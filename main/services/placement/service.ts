@@ -8,7 +8,7 @@
 import type { NodeLanding } from '../../../shared/channels/placement';
 import { judgeLandings, type Landing, ownEntry, readLandingFacts, templateProblems, templateVmidFor } from '../../core';
 import { AppError } from '../../errors/app-error';
-import type { Cluster, ClusterDirectory } from '../clusters/cluster';
+import type { Cluster } from '../clusters/cluster';
 
 export async function landingsOf(cluster: Cluster, image: string, signal?: AbortSignal): Promise<Landing[]> {
   const { profile } = cluster;
@@ -53,14 +53,5 @@ export function toNodeLanding(l: Landing): NodeLanding {
     ...(l.hint ? { hint: l.hint } : {}),
     ...(l.note ? { note: l.note } : {}),
     ...(l.extraSeconds !== undefined ? { extraSeconds: l.extraSeconds } : {}),
-  };
-}
-
-export function placementHandlers(directory: ClusterDirectory) {
-  return {
-    'placement.landing': async ({ clusterId, template }: { clusterId: string; template: string }) => {
-      const cluster = directory.get(clusterId);
-      return { nodes: (await landingsOf(cluster, template)).map(toNodeLanding) };
-    },
   };
 }
