@@ -11,16 +11,16 @@
  * (task-events.ts), a create's address (address-step.ts), the live logs
  * (log-watch.ts), cancel (cancel.ts), and each channel's request
  * (create-request.ts, delete-request.ts, power-request.ts,
- * day-two-requests.ts: migrate, reconfigure, recreate).
+ * day-two-requests.ts: migrate, reconfigure, recreate), the parts' shared
+ * pieces and the one way a task starts (manager-parts.ts), and the read
+ * models other areas need: the inventory's proxy origins
+ * (proxy-origins.ts) and Cleanup's template builds (template-builds.ts).
  *
- * Long because joining them is its one concern: it builds each part with
- * its options, gives each run its context, and lists the manager's methods,
- * each handed to the part that does the work.
+ * It builds each part with its options, gives each run its context, and
+ * lists the manager's methods, each handed to the part that does the work.
  */
-import { randomUUID } from 'node:crypto';
 import type { RecreateInput, SeedRef, TaskKind, TaskView } from '../../../shared/channels/tasks';
 import { KeyedLock, type ProgressEvent } from '../../core';
-import { AppError } from '../../errors/app-error';
 import type { Logger } from '../../log/logger';
 import type { ClusterDirectory } from '../clusters/cluster';
 import type { AddressFeed } from './address-watch';
@@ -34,18 +34,20 @@ import { deleteProxiesRequest } from './delete-request';
 import type { DoctorRun } from './doctor-runner';
 import { createFollowUps } from './follow-ups';
 import { createLogWatch } from './log-watch';
-import type { ManagerParts } from './manager-parts';
+import { createManagerParts, startTask } from './manager-parts';
 import { silentNotifier, type Notifier } from '../../ports/notifier';
 import { powerRequests } from './power-request';
+import { proxyOrigins } from './proxy-origins';
 import { ProxyRecords, type ProxyOrigin } from './proxy-records';
 import type { NameGuard, RunContext } from './run-context';
 import { createFileKeySealer, type Sealer } from './sealer';
 import { defaultLimits, Slots, type Limits } from './slots';
-import { applyProgress, freshSteps } from './steps';
+import { applyProgress } from './steps';
 import { createTaskEvents } from './task-events';
 import { taskKinds } from './task-kinds';
 import { createTaskQueue } from './task-queue';
 import { holdsItsName, nameOf, type TaskInput, type TaskRecord } from './task-record';
+import { templateBuildsOf } from './template-builds';
 import { toView } from './task-view';
 import { TaskStore } from './task-store';
 
@@ -117,24 +119,9 @@ export function createTaskManager(o: TaskManagerOptions) {
     publish: (payload) => publish({ name: 'tasks.update', payload }),
   });
 
-  // Which proxies this app made, and from what (the inventory labels rows with it: one map lookup per marked VM),
-  // and the seed each last got (proxy-records.ts). Kept in step on each create; the journal's creates fill any gap.
+  // Which proxies this app made, and the seed each last got (proxy-records.ts); the inventory reads the origins.
   const records = new ProxyRecords({ dir: o.journalDir, logger: log });
-  const originsOf = (tasks: readonly TaskRecord[]) =>
-    tasks.flatMap((t) =>
-      t.input.kind === 'create-proxy' || t.input.kind === 'recreate-proxy'
-        ? [
-            {
-              clusterId: t.clusterId,
-              uid: t.input.kind === 'create-proxy' ? t.input.uid : t.input.newUid,
-              template: t.input.template,
-              machineType: t.input.machineType,
-            },
-          ]
-        : [],
-    );
-  const noteOrigins = (tasks: readonly TaskRecord[]) => records.noteOrigins(originsOf(tasks));
-  records.noteOrigins(originsOf(store.all()), false);
+  const origins = proxyOrigins(records, store.all());
   const kinds = taskKinds({
     runDoctor: o.runDoctor,
     templateBuild: o.templateBuild,
@@ -155,54 +142,18 @@ export function createTaskManager(o: TaskManagerOptions) {
     notifyAfterMs: o.notifyAfterMs ?? 10_000,
     onOperationFinished: o.onOperationFinished,
   });
-  const parts: ManagerParts = {
+  const parts = createManagerParts({
     store,
     directory: o.directory,
     log,
     now,
     names,
-    mustGet(id) {
-      const task = store.get(id);
-      if (!task)
-        throw new AppError(
-          'not-found',
-          `There is no task with id "${id}".`,
-          'Refresh the task list; it may have been dropped from the history.',
-        );
-      return task;
-    },
-    newRecord: (kind, clusterId, target, input, extra = {}) => ({
-      id: randomUUID(),
-      kind,
-      clusterId,
-      target,
-      state: 'queued',
-      progress: 0,
-      steps: freshSteps(kinds[kind].steps),
-      upids: [],
-      createdAt: now().toISOString(),
-      attempts: 0,
-      input,
-      ...extra,
-    }),
+    stepsOf: (kind) => kinds[kind].steps,
     submit: (task) => queue.submit(task),
     schedule: (id) => queue.schedule(id),
     afterChange: events.afterChange,
     finish: events.finish,
-    clusterOf(task) {
-      // A task outlives its cluster; a removed one is said in words, not as an unknown id.
-      try {
-        return o.directory.get(task.clusterId);
-      } catch (e) {
-        if (!(e instanceof AppError && e.kind === 'not-found')) throw e;
-        throw new AppError(
-          'not-found',
-          'Cluster removed: the cluster this task ran on is no longer in Egress Desk, so Proxmox cannot be asked about it.',
-          'Its record stays here to read; add the cluster again in Settings to act on it.',
-        );
-      }
-    },
-  };
+  });
 
   const address = createAddressStep({ parts, notifier, feed: o.addresses, waitMs: o.addressWaitMs });
   const logs = createLogWatch({
@@ -254,8 +205,8 @@ export function createTaskManager(o: TaskManagerOptions) {
     /** What the tasks snapshot tells the user: journal lines kept aside, why tasks are refused (disk full, read-only), and the app's other data-folder notices. */
     notices: (): string[] => [...store.notices(), ...(o.notices?.() ?? [])],
     /** The template and machine type this app made the proxy with; undefined when this app did not make it (or forgot). */
-    proxyOrigin: (clusterId: string, uid: string): ProxyOrigin | undefined => records.origin(clusterId, uid),
-    createProxies: createProxiesRequest(parts, sealer, noteOrigins),
+    proxyOrigin: (clusterId: string, uid: string): ProxyOrigin | undefined => origins.of(clusterId, uid),
+    createProxies: createProxiesRequest(parts, sealer, origins.note),
     deleteProxies: deleteProxiesRequest(parts, records),
     power: powers.power,
     powerOffer: (id: string, offer: 'stop-it' | 'wait-longer') => powers.powerOffer(id, offer, followUps.rerun),
@@ -264,7 +215,7 @@ export function createTaskManager(o: TaskManagerOptions) {
     /** A recreate's new UID is this app's from the start: the inventory knows the new VM as made here. */
     async recreate(input: RecreateInput): Promise<{ parentId?: string; taskIds: string[] }> {
       const started = await dayTwo.recreate(input);
-      noteOrigins(started.taskIds.map((id) => parts.mustGet(id)));
+      origins.note(started.taskIds.map((id) => parts.mustGet(id)));
       return started;
     },
     cancel,
@@ -272,42 +223,17 @@ export function createTaskManager(o: TaskManagerOptions) {
     resume: followUps.resume,
     cleanUp: followUps.cleanUp,
     cleanSeeds(clusterId: string, seeds: SeedRef[], dryRun: boolean, graceMinutes: number): { taskId: string } {
-      o.directory.get(clusterId);
       const target = `${seeds.length} seed${seeds.length === 1 ? '' : 's'}${dryRun ? ' (dry run)' : ''}`;
-      const task = parts.newRecord('clean-seeds', clusterId, target, { kind: 'clean-seeds', seeds, dryRun, graceMinutes });
-      queue.submit(task);
-      return { taskId: task.id };
+      return startTask(parts, 'clean-seeds', clusterId, target, { kind: 'clean-seeds', seeds, dryRun, graceMinutes });
     },
     /** The template builds the journal knows for a cluster (read only; the Cleanup scan's half-built templates and images). */
-    templateBuilds: (clusterId: string) =>
-      store
-        .all()
-        .filter((t) => t.clusterId === clusterId && t.input.kind === 'build-template')
-        .map((t) => {
-          const input = t.input as Extract<TaskInput, { kind: 'build-template' }>;
-          return {
-            taskId: t.id,
-            state: t.state,
-            open: toView(t).actions.includes('clean-up'),
-            buildId: input.request.buildId,
-            node: input.request.node,
-            ...(input.resume?.volid ? { volid: input.resume.volid } : {}),
-            ...(input.resume?.downloadedByUs ? { downloadedByUs: true } : {}),
-            ...(input.request.keepImage ? { keepImage: true } : {}),
-          };
-        }),
+    templateBuilds: (clusterId: string) => templateBuildsOf(store.all(), clusterId),
     runDoctor(clusterId: string): { taskId: string } {
-      const cluster = o.directory.get(clusterId);
-      const task = parts.newRecord('doctor', clusterId, cluster.name, { kind: 'doctor' });
-      queue.submit(task);
-      return { taskId: task.id };
+      return startTask(parts, 'doctor', clusterId, o.directory.get(clusterId).name, { kind: 'doctor' });
     },
     /** Starts a task whose kind brings its own runner and input (a template build): journalled, then queued. */
     start(kind: TaskKind, clusterId: string, target: string, input: TaskInput, node?: string): { taskId: string } {
-      o.directory.get(clusterId);
-      const task = parts.newRecord(kind, clusterId, target, input, node ? { node } : {});
-      queue.submit(task);
-      return { taskId: task.id };
+      return startTask(parts, kind, clusterId, target, input, node ? { node } : {});
     },
     readLog: logs.readLog,
     watchLog: logs.watchLog,
