@@ -11,7 +11,7 @@ import { appHandlers } from './app-handlers';
 import type { ProxyOrigin, TaskManager } from '../services/tasks/task-manager';
 import { createTaskServices, type TaskServicesOptions } from '../services/tasks/task-services';
 import { inventoryFeed } from '../services/tasks/address-watch';
-import { limitsFromSettings } from '../services/tasks/limits-from-settings';
+import { limitsFromSettings } from '../services/tasks/queue/limits-from-settings';
 import { eventNotifier, silentNotifier } from '../ports/notifier';
 import { securePrivateDataDir } from '../files/data-dir';
 import { startDemoCluster } from '../services/demo/demo-cluster';

@@ -9,10 +9,10 @@ import type { TaskKind } from '../../../shared/channels/tasks';
 import { AppError } from '../../errors/app-error';
 import type { Logger } from '../../log/logger';
 import type { Cluster, ClusterDirectory } from '../clusters/cluster';
-import type { NameGuard } from './run-context';
-import { freshSteps } from './steps';
-import type { TaskInput, TaskRecord } from './task-record';
-import type { TaskStore } from './task-store';
+import type { NameGuard } from './runners/run-context';
+import { freshSteps } from './records/steps';
+import type { TaskInput, TaskRecord } from './records/task-record';
+import type { TaskStore } from './records/task-store';
 
 export interface ManagerParts {
   store: TaskStore;

@@ -4,17 +4,16 @@
  * concurrency (globally and per node), journalled so a crash leaves it
  * listed as interrupted with Resume and Clean up.
  *
- * This file only joins the parts, one concern each: the runner registry
- * (task-kinds.ts), the queue and its slots (task-queue.ts, slots.ts), the
- * journal and its replay (task-store.ts, journal.ts) and Resume, Retry and
- * Clean up (follow-ups.ts), bulk parents (bulk.ts), what follows a change
+ * This file only joins the parts, a folder per concern: records/ (the
+ * record, its journal and replay, its view and offers), queue/ (the queue,
+ * its slots and limits, the clone gate, cancel), runners/ (one file per
+ * kind, and the registry task-kinds.ts), requests/ (each channel's request:
+ * create, delete, power, migrate, reconfigure, recreate) and read-models/
+ * (the inventory's proxy origins, Cleanup's template builds); beside it
+ * Resume, Retry and Clean up (follow-ups.ts), what follows a change
  * (task-events.ts), a create's address (address-step.ts), the live logs
- * (log-watch.ts), cancel (cancel.ts), and each channel's request
- * (create-request.ts, delete-request.ts, power-request.ts,
- * day-two-requests.ts: migrate, reconfigure, recreate), the parts' shared
- * pieces and the one way a task starts (manager-parts.ts), and the read
- * models other areas need: the inventory's proxy origins
- * (proxy-origins.ts) and Cleanup's template builds (template-builds.ts).
+ * (log-watch.ts), and the parts' shared pieces with the one way a task
+ * starts (manager-parts.ts).
  *
  * It builds each part with its options, gives each run its context, and
  * lists the manager's methods, each handed to the part that does the work.
@@ -25,33 +24,33 @@ import type { Logger } from '../../log/logger';
 import type { ClusterDirectory } from '../clusters/cluster';
 import type { AddressFeed } from './address-watch';
 import { createAddressStep } from './address-step';
-import type { TemplateBuildDeps } from './build-template-runner';
-import { createCanceller } from './cancel';
-import { createCloneGates } from './clone-gate';
-import { createProxiesRequest } from './create-request';
-import { dayTwoRequests } from './day-two-requests';
-import { deleteProxiesRequest } from './delete-request';
-import type { DoctorRun } from './doctor-runner';
+import type { TemplateBuildDeps } from './runners/build-template';
+import { createCanceller } from './queue/cancel';
+import { createCloneGates } from './queue/clone-gate';
+import { createProxiesRequest } from './requests/create-request';
+import { dayTwoRequests } from './requests/day-two-requests';
+import { deleteProxiesRequest } from './requests/delete-request';
+import type { DoctorRun } from './runners/doctor';
 import { createFollowUps } from './follow-ups';
 import { createLogWatch } from './log-watch';
 import { createManagerParts, startTask } from './manager-parts';
 import { silentNotifier, type Notifier } from '../../ports/notifier';
-import { powerRequests } from './power-request';
-import { proxyOrigins } from './proxy-origins';
-import { ProxyRecords, type ProxyOrigin } from './proxy-records';
-import type { NameGuard, RunContext } from './run-context';
+import { powerRequests } from './requests/power-request';
+import { proxyOrigins } from './read-models/proxy-origins';
+import { ProxyRecords, type ProxyOrigin } from './records/proxy-records';
+import type { NameGuard, RunContext } from './runners/run-context';
 import { createFileKeySealer, type Sealer } from './sealer';
-import { defaultLimits, Slots, type Limits } from './slots';
-import { applyProgress } from './steps';
+import { defaultLimits, Slots, type Limits } from './queue/slots';
+import { applyProgress } from './records/steps';
 import { createTaskEvents } from './task-events';
-import { taskKinds } from './task-kinds';
-import { createTaskQueue } from './task-queue';
-import { holdsItsName, nameOf, type TaskInput, type TaskRecord } from './task-record';
-import { templateBuildsOf } from './template-builds';
-import { toView } from './task-view';
-import { TaskStore } from './task-store';
+import { taskKinds } from './runners/task-kinds';
+import { createTaskQueue } from './queue/task-queue';
+import { holdsItsName, nameOf, type TaskInput, type TaskRecord } from './records/task-record';
+import { templateBuildsOf } from './read-models/template-builds';
+import { toView } from './records/task-view';
+import { TaskStore } from './records/task-store';
 
-export type { ProxyOrigin } from './proxy-records';
+export type { ProxyOrigin } from './records/proxy-records';
 
 export interface TaskManagerOptions {
   directory: ClusterDirectory;
@@ -84,7 +83,7 @@ export interface TaskManagerOptions {
   /** Called when a task that changed a cluster ends, so the inventory refreshes at once. */
   onOperationFinished?: (clusterId: string) => void;
   runDoctor?: DoctorRun;
-  /** The template builder's catalogue and budgets (build-template-runner.ts). */
+  /** The template builder's catalogue and budgets (runners/build-template.ts). */
   templateBuild?: TemplateBuildDeps;
   sealer?: Sealer;
   /** Finished top-level tasks kept (default 500). */

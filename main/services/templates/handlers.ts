@@ -9,7 +9,7 @@ import { AppError } from '../../errors/app-error';
 import type { AreaHandlers } from '../../ipc/router';
 import type { ClusterDirectory } from '../clusters/cluster';
 import { templateVerdict } from '../doctor/template-verdicts';
-import { buildApiOf, type TemplateCatalogue } from '../tasks/build-template-runner';
+import { buildApiOf, type TemplateCatalogue } from '../tasks/runners/build-template';
 import type { TaskManager } from '../tasks/task-manager';
 import { requestFor, templatePreflight } from './preflight';
 

@@ -9,7 +9,7 @@ import { catalogueImage } from '../../../shared/domain/image-catalogue';
 import { type BuildTemplateRequest, preflightVerdict, readPreflightFacts, type StorageEntry } from '../../core';
 import { AppError } from '../../errors/app-error';
 import type { Cluster } from '../clusters/cluster';
-import { buildApiOf } from '../tasks/build-template-runner';
+import { buildApiOf } from '../tasks/runners/build-template';
 
 const FILE_BASED = new Set(['dir', 'nfs', 'cifs', 'cephfs', 'btrfs', 'glusterfs']);
 const isActive = (s: StorageEntry) => s.active !== false && s.enabled !== false;

@@ -5,7 +5,7 @@
  * cluster is built in and never changes.
  */
 import type { ProfileService } from '../profiles/service';
-import type { TemplateCatalogue } from '../tasks/build-template-runner';
+import type { TemplateCatalogue } from '../tasks/runners/build-template';
 
 export function profileCatalogue(profiles: Pick<ProfileService, 'get' | 'save'>): TemplateCatalogue {
   return {
