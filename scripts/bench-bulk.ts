@@ -60,7 +60,7 @@ import { createLogger } from '../main/log/logger';
 import { createInventoryService } from '../main/services/inventory/service';
 import { defaultAgentRetry } from '../main/services/inventory/runtime';
 import type { AddressFeed } from '../main/services/tasks/address-watch';
-import { defaultLimits } from '../main/services/tasks/slots';
+import { defaultLimits } from '../main/services/tasks/queue/slots';
 import { createTaskManager } from '../main/services/tasks/task-manager';
 import { goodTemplate, SEED_STORAGE, type ClusterDefinition, type NodeDefinition } from '../main/simulator';
 import { startSimCluster } from '../test/support/sim-cluster';

@@ -12,7 +12,7 @@ import { writeFileSync } from 'node:fs';
 import { cpus, loadavg, platform, release, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { DEFAULT_PACE, DEFAULT_REQUESTS_PER_NODE } from '../main/core';
-import { defaultLimits } from '../main/services/tasks/slots';
+import { defaultLimits } from '../main/services/tasks/queue/slots';
 import { goodTemplate } from '../main/simulator/datasets';
 import { DEFAULT_REQUEST_COST_MS, DEFAULT_WORKERS } from '../main/simulator/load';
 import { DEFAULT_BANDWIDTH, DEFAULT_TASK_OVERHEAD_MS } from '../main/simulator/physics';

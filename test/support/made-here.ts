@@ -6,7 +6,7 @@
  * the record when it opens).
  */
 import { createLogger } from '../../main/log/logger';
-import { ProxyRecords } from '../../main/services/tasks/proxy-records';
+import { ProxyRecords } from '../../main/services/tasks/records/proxy-records';
 
 export function recordMadeHere(journalDir: string, made: { clusterId: string; uid: string; template: string; machineType: string }): void {
   new ProxyRecords({ dir: journalDir, logger: createLogger({ sinks: [] }) }).noteOrigins([made]);

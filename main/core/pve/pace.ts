@@ -25,7 +25,7 @@
  *
  * When it holds requests back (`engage`): 'always', or 'under-load', the
  * app's choice: only in a busy period, from the moment two of the client's
- * operations (creates: services/tasks/runners.ts marks them) overlap until
+ * operations (creates: services/tasks/runners/create.ts marks them) overlap until
  * none is left, and `settleMs` more: a create's operation ends with its
  * start, and the inventory's reads of the guests' addresses follow for the
  * boot (F21: the agent answers ~50 s after the start), one per VM, all on

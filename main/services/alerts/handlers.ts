@@ -3,7 +3,7 @@ import type { AlertRuleView, alertsChannels } from '../../../shared/channels/ale
 import { alertRuleCatalogue, alertThresholds, defaultAlertThresholds } from '../../../shared/domain/alert-rules';
 import type { AppSettings } from '../../../shared/domain/profile';
 import type { AreaHandlers } from '../../ipc/router';
-import type { AlertService } from './alert-service';
+import type { AlertService } from './service';
 
 export function ruleViews(settings: AppSettings): AlertRuleView[] {
   const t = alertThresholds(settings.alertRules);

@@ -2,7 +2,7 @@
 import type { profilesChannels } from '../../../shared/channels/profiles';
 import type { EventBus } from '../../ipc/event-bus';
 import type { AreaHandlers } from '../../ipc/router';
-import type { ProfileService } from './profile-service';
+import type { ProfileService } from './service';
 
 export function profilesHandlers(service: ProfileService, bus: EventBus): AreaHandlers<typeof profilesChannels> {
   service.subscribe(() => {

@@ -13,9 +13,9 @@ import { emptyDocument } from './document';
 import { memoryDocumentStore, openConfDocumentStore, type DocumentStoreOpener } from './document-store';
 import { openProfileDocument, startEmpty, type OpenedDocument } from './open-document';
 import { makeDataDir, mkdirCause, unwritableCode } from './unwritable';
-import { ProfileService } from './profile-service';
+import { ProfileService } from './service';
 
-export { ProfileService } from './profile-service';
+export { ProfileService } from './service';
 export type { DocumentStore, DocumentStoreOpener } from './document-store';
 export { profilesHandlers } from './handlers';
 

@@ -8,7 +8,7 @@ import { ADDRESS_STEP } from '../../../shared/channels/tasks';
 import { AddressWatch, DEFAULT_ADDRESS_WAIT_MS, type AddressFeed, type AddressOutcome, type Watched } from './address-watch';
 import type { ManagerParts } from './manager-parts';
 import type { Notifier } from '../../ports/notifier';
-import type { TaskRecord } from './task-record';
+import type { TaskRecord } from './records/task-record';
 
 export interface AddressStepOptions {
   parts: ManagerParts;

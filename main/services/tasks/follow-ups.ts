@@ -7,10 +7,10 @@
  */
 import { isBulkParentKind, type TaskKind, type TaskView } from '../../../shared/channels/tasks';
 import { AppError } from '../../errors/app-error';
-import { cleanUpBuildInput } from './build-template-runner';
+import { cleanUpBuildInput } from './runners/build-template';
 import type { ManagerParts } from './manager-parts';
-import { freshSteps } from './steps';
-import { toView } from './task-view';
+import { freshSteps } from './records/steps';
+import { toView } from './records/task-view';
 
 export function createFollowUps(parts: ManagerParts, stepsOf: (kind: TaskKind) => readonly string[]) {
   const { store, mustGet } = parts;

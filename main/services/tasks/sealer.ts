@@ -10,7 +10,7 @@ import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ensurePrivateDir, writePrivateFileAtomic } from '../../files/data-dir';
-import { journalFailure } from './journal-failure';
+import { journalFailure } from './records/journal-failure';
 
 export interface Sealer {
   seal(text: string): Promise<string>;

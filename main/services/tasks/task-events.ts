@@ -6,9 +6,9 @@
  */
 import { isBulkParentKind } from '../../../shared/channels/tasks';
 import type { Notifier } from '../../ports/notifier';
-import { parentOutcome } from './outcomes';
-import { finishedStates, type TaskRecord } from './task-record';
-import type { TaskStore } from './task-store';
+import { parentOutcome } from './records/outcomes';
+import { finishedStates, type TaskRecord } from './records/task-record';
+import type { TaskStore } from './records/task-store';
 
 export interface TaskEventsOptions {
   store: TaskStore;

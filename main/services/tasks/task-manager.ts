@@ -4,52 +4,53 @@
  * concurrency (globally and per node), journalled so a crash leaves it
  * listed as interrupted with Resume and Clean up.
  *
- * This file only joins the parts, one concern each: the runner registry
- * (task-kinds.ts), the queue and its slots (task-queue.ts, slots.ts), the
- * journal and its replay (task-store.ts, journal.ts) and Resume, Retry and
- * Clean up (follow-ups.ts), bulk parents (bulk.ts), what follows a change
+ * This file only joins the parts, a folder per concern: records/ (the
+ * record, its journal and replay, its view and offers), queue/ (the queue,
+ * its slots and limits, the clone gate, cancel), runners/ (one file per
+ * kind, and the registry task-kinds.ts), requests/ (each channel's request:
+ * create, delete, power, migrate, reconfigure, recreate) and read-models/
+ * (the inventory's proxy origins, Cleanup's template builds); beside it
+ * Resume, Retry and Clean up (follow-ups.ts), what follows a change
  * (task-events.ts), a create's address (address-step.ts), the live logs
- * (log-watch.ts), cancel (cancel.ts), and each channel's request
- * (create-request.ts, delete-request.ts, power-request.ts,
- * day-two-requests.ts: migrate, reconfigure, recreate).
+ * (log-watch.ts), and the parts' shared pieces with the one way a task
+ * starts (manager-parts.ts).
  *
- * Long because joining them is its one concern: it builds each part with
- * its options, gives each run its context, and lists the manager's methods,
- * each handed to the part that does the work.
+ * It builds each part with its options, gives each run its context, and
+ * lists the manager's methods, each handed to the part that does the work.
  */
-import { randomUUID } from 'node:crypto';
 import type { RecreateInput, SeedRef, TaskKind, TaskView } from '../../../shared/channels/tasks';
 import { KeyedLock, type ProgressEvent } from '../../core';
-import { AppError } from '../../errors/app-error';
 import type { Logger } from '../../log/logger';
 import type { ClusterDirectory } from '../clusters/cluster';
 import type { AddressFeed } from './address-watch';
 import { createAddressStep } from './address-step';
-import type { TemplateBuildDeps } from './build-template-runner';
-import { createCanceller } from './cancel';
-import { createCloneGates } from './clone-gate';
-import { createProxiesRequest } from './create-request';
-import { dayTwoRequests } from './day-two-requests';
-import { deleteProxiesRequest } from './delete-request';
-import type { DoctorRun } from './doctor-runner';
+import type { TemplateBuildDeps } from './runners/build-template';
+import { createCanceller } from './queue/cancel';
+import { createCloneGates } from './queue/clone-gate';
+import { createProxiesRequest } from './requests/create-request';
+import { dayTwoRequests } from './requests/day-two-requests';
+import { deleteProxiesRequest } from './requests/delete-request';
+import type { DoctorRun } from './runners/doctor';
 import { createFollowUps } from './follow-ups';
 import { createLogWatch } from './log-watch';
-import type { ManagerParts } from './manager-parts';
+import { createManagerParts, startTask } from './manager-parts';
 import { silentNotifier, type Notifier } from '../../ports/notifier';
-import { powerRequests } from './power-request';
-import { ProxyRecords, type ProxyOrigin } from './proxy-records';
-import type { NameGuard, RunContext } from './run-context';
+import { powerRequests } from './requests/power-request';
+import { proxyOrigins } from './read-models/proxy-origins';
+import { ProxyRecords, type ProxyOrigin } from './records/proxy-records';
+import type { NameGuard, RunContext } from './runners/run-context';
 import { createFileKeySealer, type Sealer } from './sealer';
-import { defaultLimits, Slots, type Limits } from './slots';
-import { applyProgress, freshSteps } from './steps';
+import { defaultLimits, Slots, type Limits } from './queue/slots';
+import { applyProgress } from './records/steps';
 import { createTaskEvents } from './task-events';
-import { taskKinds } from './task-kinds';
-import { createTaskQueue } from './task-queue';
-import { holdsItsName, nameOf, type TaskInput, type TaskRecord } from './task-record';
-import { toView } from './task-view';
-import { TaskStore } from './task-store';
+import { taskKinds } from './runners/task-kinds';
+import { createTaskQueue } from './queue/task-queue';
+import { holdsItsName, nameOf, type TaskInput, type TaskRecord } from './records/task-record';
+import { templateBuildsOf } from './read-models/template-builds';
+import { toView } from './records/task-view';
+import { TaskStore } from './records/task-store';
 
-export type { ProxyOrigin } from './proxy-records';
+export type { ProxyOrigin } from './records/proxy-records';
 
 export interface TaskManagerOptions {
   directory: ClusterDirectory;
@@ -82,7 +83,7 @@ export interface TaskManagerOptions {
   /** Called when a task that changed a cluster ends, so the inventory refreshes at once. */
   onOperationFinished?: (clusterId: string) => void;
   runDoctor?: DoctorRun;
-  /** The template builder's catalogue and budgets (build-template-runner.ts). */
+  /** The template builder's catalogue and budgets (runners/build-template.ts). */
   templateBuild?: TemplateBuildDeps;
   sealer?: Sealer;
   /** Finished top-level tasks kept (default 500). */
@@ -117,24 +118,9 @@ export function createTaskManager(o: TaskManagerOptions) {
     publish: (payload) => publish({ name: 'tasks.update', payload }),
   });
 
-  // Which proxies this app made, and from what (the inventory labels rows with it: one map lookup per marked VM),
-  // and the seed each last got (proxy-records.ts). Kept in step on each create; the journal's creates fill any gap.
+  // Which proxies this app made, and the seed each last got (proxy-records.ts); the inventory reads the origins.
   const records = new ProxyRecords({ dir: o.journalDir, logger: log });
-  const originsOf = (tasks: readonly TaskRecord[]) =>
-    tasks.flatMap((t) =>
-      t.input.kind === 'create-proxy' || t.input.kind === 'recreate-proxy'
-        ? [
-            {
-              clusterId: t.clusterId,
-              uid: t.input.kind === 'create-proxy' ? t.input.uid : t.input.newUid,
-              template: t.input.template,
-              machineType: t.input.machineType,
-            },
-          ]
-        : [],
-    );
-  const noteOrigins = (tasks: readonly TaskRecord[]) => records.noteOrigins(originsOf(tasks));
-  records.noteOrigins(originsOf(store.all()), false);
+  const origins = proxyOrigins(records, store.all());
   const kinds = taskKinds({
     runDoctor: o.runDoctor,
     templateBuild: o.templateBuild,
@@ -155,54 +141,18 @@ export function createTaskManager(o: TaskManagerOptions) {
     notifyAfterMs: o.notifyAfterMs ?? 10_000,
     onOperationFinished: o.onOperationFinished,
   });
-  const parts: ManagerParts = {
+  const parts = createManagerParts({
     store,
     directory: o.directory,
     log,
     now,
     names,
-    mustGet(id) {
-      const task = store.get(id);
-      if (!task)
-        throw new AppError(
-          'not-found',
-          `There is no task with id "${id}".`,
-          'Refresh the task list; it may have been dropped from the history.',
-        );
-      return task;
-    },
-    newRecord: (kind, clusterId, target, input, extra = {}) => ({
-      id: randomUUID(),
-      kind,
-      clusterId,
-      target,
-      state: 'queued',
-      progress: 0,
-      steps: freshSteps(kinds[kind].steps),
-      upids: [],
-      createdAt: now().toISOString(),
-      attempts: 0,
-      input,
-      ...extra,
-    }),
+    stepsOf: (kind) => kinds[kind].steps,
     submit: (task) => queue.submit(task),
     schedule: (id) => queue.schedule(id),
     afterChange: events.afterChange,
     finish: events.finish,
-    clusterOf(task) {
-      // A task outlives its cluster; a removed one is said in words, not as an unknown id.
-      try {
-        return o.directory.get(task.clusterId);
-      } catch (e) {
-        if (!(e instanceof AppError && e.kind === 'not-found')) throw e;
-        throw new AppError(
-          'not-found',
-          'Cluster removed: the cluster this task ran on is no longer in Egress Desk, so Proxmox cannot be asked about it.',
-          'Its record stays here to read; add the cluster again in Settings to act on it.',
-        );
-      }
-    },
-  };
+  });
 
   const address = createAddressStep({ parts, notifier, feed: o.addresses, waitMs: o.addressWaitMs });
   const logs = createLogWatch({
@@ -254,8 +204,8 @@ export function createTaskManager(o: TaskManagerOptions) {
     /** What the tasks snapshot tells the user: journal lines kept aside, why tasks are refused (disk full, read-only), and the app's other data-folder notices. */
     notices: (): string[] => [...store.notices(), ...(o.notices?.() ?? [])],
     /** The template and machine type this app made the proxy with; undefined when this app did not make it (or forgot). */
-    proxyOrigin: (clusterId: string, uid: string): ProxyOrigin | undefined => records.origin(clusterId, uid),
-    createProxies: createProxiesRequest(parts, sealer, noteOrigins),
+    proxyOrigin: (clusterId: string, uid: string): ProxyOrigin | undefined => origins.of(clusterId, uid),
+    createProxies: createProxiesRequest(parts, sealer, origins.note),
     deleteProxies: deleteProxiesRequest(parts, records),
     power: powers.power,
     powerOffer: (id: string, offer: 'stop-it' | 'wait-longer') => powers.powerOffer(id, offer, followUps.rerun),
@@ -264,7 +214,7 @@ export function createTaskManager(o: TaskManagerOptions) {
     /** A recreate's new UID is this app's from the start: the inventory knows the new VM as made here. */
     async recreate(input: RecreateInput): Promise<{ parentId?: string; taskIds: string[] }> {
       const started = await dayTwo.recreate(input);
-      noteOrigins(started.taskIds.map((id) => parts.mustGet(id)));
+      origins.note(started.taskIds.map((id) => parts.mustGet(id)));
       return started;
     },
     cancel,
@@ -272,42 +222,17 @@ export function createTaskManager(o: TaskManagerOptions) {
     resume: followUps.resume,
     cleanUp: followUps.cleanUp,
     cleanSeeds(clusterId: string, seeds: SeedRef[], dryRun: boolean, graceMinutes: number): { taskId: string } {
-      o.directory.get(clusterId);
       const target = `${seeds.length} seed${seeds.length === 1 ? '' : 's'}${dryRun ? ' (dry run)' : ''}`;
-      const task = parts.newRecord('clean-seeds', clusterId, target, { kind: 'clean-seeds', seeds, dryRun, graceMinutes });
-      queue.submit(task);
-      return { taskId: task.id };
+      return startTask(parts, 'clean-seeds', clusterId, target, { kind: 'clean-seeds', seeds, dryRun, graceMinutes });
     },
     /** The template builds the journal knows for a cluster (read only; the Cleanup scan's half-built templates and images). */
-    templateBuilds: (clusterId: string) =>
-      store
-        .all()
-        .filter((t) => t.clusterId === clusterId && t.input.kind === 'build-template')
-        .map((t) => {
-          const input = t.input as Extract<TaskInput, { kind: 'build-template' }>;
-          return {
-            taskId: t.id,
-            state: t.state,
-            open: toView(t).actions.includes('clean-up'),
-            buildId: input.request.buildId,
-            node: input.request.node,
-            ...(input.resume?.volid ? { volid: input.resume.volid } : {}),
-            ...(input.resume?.downloadedByUs ? { downloadedByUs: true } : {}),
-            ...(input.request.keepImage ? { keepImage: true } : {}),
-          };
-        }),
+    templateBuilds: (clusterId: string) => templateBuildsOf(store.all(), clusterId),
     runDoctor(clusterId: string): { taskId: string } {
-      const cluster = o.directory.get(clusterId);
-      const task = parts.newRecord('doctor', clusterId, cluster.name, { kind: 'doctor' });
-      queue.submit(task);
-      return { taskId: task.id };
+      return startTask(parts, 'doctor', clusterId, o.directory.get(clusterId).name, { kind: 'doctor' });
     },
     /** Starts a task whose kind brings its own runner and input (a template build): journalled, then queued. */
     start(kind: TaskKind, clusterId: string, target: string, input: TaskInput, node?: string): { taskId: string } {
-      o.directory.get(clusterId);
-      const task = parts.newRecord(kind, clusterId, target, input, node ? { node } : {});
-      queue.submit(task);
-      return { taskId: task.id };
+      return startTask(parts, kind, clusterId, target, input, node ? { node } : {});
     },
     readLog: logs.readLog,
     watchLog: logs.watchLog,

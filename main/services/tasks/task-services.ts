@@ -11,11 +11,11 @@ import type { Logger } from '../../log/logger';
 import type { cleanupChannels } from '../../../shared/channels/cleanup';
 import type { placementChannels } from '../../../shared/channels/placement';
 import type { tasksChannels } from '../../../shared/channels/tasks';
-import { cleanupHandlers } from '../cleanup/cleanup-handlers';
-import { placementHandlers } from '../placement/landing-service';
-import { createCleanupService } from '../cleanup/cleanup-service';
+import { cleanupHandlers } from '../cleanup/handlers';
+import { placementHandlers } from '../placement/handlers';
+import { createCleanupService } from '../cleanup/service';
 import type { ClusterDirectory } from '../clusters/cluster';
-import { tasksHandlers } from './task-handlers';
+import { tasksHandlers } from './handlers';
 import { createTaskManager, type TaskManagerOptions } from './task-manager';
 
 /** What the shell may add: all optional. */

@@ -4,8 +4,8 @@
  * template (`perNode`, shared/domain/profile.ts TemplateEntry). The demo
  * cluster is built in and never changes.
  */
-import type { ProfileService } from '../profiles/profile-service';
-import type { TemplateCatalogue } from '../tasks/build-template-runner';
+import type { ProfileService } from '../profiles/service';
+import type { TemplateCatalogue } from '../tasks/runners/build-template';
 
 export function profileCatalogue(profiles: Pick<ProfileService, 'get' | 'save'>): TemplateCatalogue {
   return {

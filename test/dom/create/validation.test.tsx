@@ -8,7 +8,7 @@ import { act, cleanup, fireEvent, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CreateProxiesInput } from '../../../shared/channels/tasks';
 import { bulkProxyNames } from '../../../shared/domain/proxy-names';
-import { proxyNames } from '../../../main/services/tasks/proxy-names';
+import { proxyNames } from '../../../main/services/tasks/requests/proxy-names';
 import { field, openDialog, sent, setUp, stub } from './fixtures';
 
 beforeEach(() => setUp());

@@ -12,7 +12,7 @@ import { landingsFor, type Landing } from '../../../main/core/provider/cluster/l
 import { demoCluster, goodTemplate, SEED_STORAGE, type ClusterDefinition } from '../../../main/simulator';
 import { storages } from '../../../main/simulator/datasets';
 import { templatesOf } from '../../../main/services/demo/demo-cluster';
-import { pickNodes } from '../../../main/services/tasks/pick-nodes';
+import { pickNodes } from '../../../main/services/tasks/requests/pick-nodes';
 import { startSimCluster, type SimCluster } from '../../support/sim-cluster';
 import { fastBudgets, simProvider, type SimProvider } from './sim-provider';
 

@@ -13,7 +13,7 @@ import { waitUnlocked } from '../../../main/core/provider/calls/tasks';
 import type { CoreContext } from '../../../main/core/provider/calls/context';
 import { createLogger } from '../../../main/log/logger';
 import { APP_CLIENT_PACE } from '../../../main/services/clusters/client-policy';
-import { stopProxmoxTask } from '../../../main/services/tasks/cancel';
+import { stopProxmoxTask } from '../../../main/services/tasks/queue/cancel';
 import { startSimCluster, type SimCluster } from '../../support/sim-cluster';
 import { AGENT, startInventory, type InventoryHarness } from '../../support/services/inventory/harness';
 

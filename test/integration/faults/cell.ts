@@ -13,7 +13,7 @@ import { budgetsWith, createProvider, formatProviderId, parseProfile, type Provi
 import type { PveApi } from '../../../main/core/pve/api';
 import { createPveClient, type PveClient } from '../../../main/core/pve/client';
 import { createLogger } from '../../../main/log/logger';
-import { createCleanupService, type CleanupService } from '../../../main/services/cleanup/cleanup-service';
+import { createCleanupService, type CleanupService } from '../../../main/services/cleanup/service';
 import { MutableClusterDirectory } from '../../../main/services/clusters/cluster';
 import { createTaskManager, type TaskManager } from '../../../main/services/tasks/task-manager';
 import { minimalCluster, proxyVm, SEED_STORAGE, startSimulator, type PveVersion, type Simulator } from '../../../main/simulator';

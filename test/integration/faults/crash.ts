@@ -7,7 +7,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { JOURNAL_FILE } from '../../../main/services/tasks/journal';
+import { JOURNAL_FILE } from '../../../main/services/tasks/records/journal';
 import type { RequestMatch } from '../../../main/simulator';
 import { profileFor } from '../../support/sim-cluster';
 import type { Env } from '../services/tasks/harness';

@@ -11,7 +11,7 @@ import { appendFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'vitest';
 import { internalErrorValue, toAppErrorValue } from '../../../main/errors/app-error';
-import { CORRUPT_SUFFIX, JOURNAL_FILE, journalNotices } from '../../../main/services/tasks/journal';
+import { CORRUPT_SUFFIX, JOURNAL_FILE, journalNotices } from '../../../main/services/tasks/records/journal';
 import { createFileKeySealer } from '../../../main/services/tasks/sealer';
 import { SEED_STORAGE } from '../../../main/simulator';
 import type { AppErrorValue } from '../../../shared/errors';

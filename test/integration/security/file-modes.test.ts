@@ -16,7 +16,7 @@ import { composeApp, type ComposedApp } from '../../../main/app/compose';
 import { nodeRuntime } from '../../../main/app/runtime-info';
 import { createMemoryLogger } from '../../../main/log/logger';
 import { MutableClusterDirectory } from '../../../main/services/clusters/cluster';
-import { JOURNAL_FILE } from '../../../main/services/tasks/journal';
+import { JOURNAL_FILE } from '../../../main/services/tasks/records/journal';
 import { createFileKeySealer } from '../../../main/services/tasks/sealer';
 import { createTaskManager } from '../../../main/services/tasks/task-manager';
 import { startSimulator, type Simulator } from '../../../main/simulator';

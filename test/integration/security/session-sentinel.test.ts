@@ -18,7 +18,7 @@ import { composeApp, type ComposedApp } from '../../../main/app/compose';
 import { nodeRuntime } from '../../../main/app/runtime-info';
 import { createMemoryLogger } from '../../../main/log/logger';
 import { forgetSecret } from '../../../main/log/secrets';
-import { JOURNAL_FILE } from '../../../main/services/tasks/journal';
+import { JOURNAL_FILE } from '../../../main/services/tasks/records/journal';
 import { defaultTokens } from '../../../main/simulator/auth';
 import { SEED_STORAGE, startSimulator, type Simulator } from '../../../main/simulator';
 import { startWebHost } from '../../../main/host/web-host';

@@ -1,5 +1,5 @@
 /**
- * Issue 14: the template build as a task (main/services/tasks/build-template-runner.ts),
+ * Issue 14: the template build as a task (main/services/tasks/runners/build-template.ts),
  * through the task manager and the templates channels' handlers, against the
  * simulator: success lands in the catalogue with the doctor's verdict; a crash
  * (a quit) at each journal point leaves it interrupted and Resume converges on
@@ -13,9 +13,9 @@ import { parseDownloadProgress } from '../../../shared/domain/wget-progress';
 import { buildIdOf } from '../../../main/core/templates/recipe';
 import type { RequestContext } from '../../../main/ipc/router';
 import type { Cluster } from '../../../main/services/clusters/cluster';
-import type { TemplateCatalogue } from '../../../main/services/tasks/build-template-runner';
+import type { TemplateCatalogue } from '../../../main/services/tasks/runners/build-template';
 import type { TaskManager } from '../../../main/services/tasks/task-manager';
-import { templatesHandlers } from '../../../main/services/templates/template-builder';
+import { templatesHandlers } from '../../../main/services/templates/handlers';
 import { minimalCluster, simImages, type ClusterDefinition, type Simulator } from '../../../main/simulator';
 import { startEnv, type Env } from '../services/tasks/harness';
 

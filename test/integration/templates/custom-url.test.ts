@@ -10,8 +10,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { BuildTemplateInput } from '../../../shared/channels/templates';
 import { customImageFileName, customImageUrlProblem } from '../../../shared/domain/custom-image-url';
 import type { RequestContext } from '../../../main/ipc/router';
-import type { TemplateCatalogue } from '../../../main/services/tasks/build-template-runner';
-import { templatesHandlers } from '../../../main/services/templates/template-builder';
+import type { TemplateCatalogue } from '../../../main/services/tasks/runners/build-template';
+import { templatesHandlers } from '../../../main/services/templates/handlers';
 import { minimalCluster, simImages, type ClusterDefinition } from '../../../main/simulator';
 import { startEnv, type Env } from '../services/tasks/harness';
 

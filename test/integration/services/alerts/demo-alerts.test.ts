@@ -17,7 +17,7 @@ import type { AlertView } from '../../../../shared/channels/alerts';
 import { defaultSettings, type AppSettings } from '../../../../shared/domain/profile';
 import { createEventBus } from '../../../../main/ipc/event-bus';
 import { createLogger, createMemoryLogger } from '../../../../main/log/logger';
-import { createAlertService, type AlertService } from '../../../../main/services/alerts/alert-service';
+import { createAlertService, type AlertService } from '../../../../main/services/alerts/service';
 import { FAILURE_CONFIRMATION_MS } from '../../../../main/services/alerts/proxy-rules';
 import { defaultSendPolicy } from '../../../../main/services/alerts/webhook-sender';
 import { createCheckService, type CheckService } from '../../../../main/services/checks/service';

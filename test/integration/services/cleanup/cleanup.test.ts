@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { proxyVm } from '../../../../main/simulator';
-import { createCleanupService } from '../../../../main/services/cleanup/cleanup-service';
+import { createCleanupService } from '../../../../main/services/cleanup/service';
 import { cloudInit, startEnv, type Env } from '../tasks/harness';
 
 let env: Env | undefined;

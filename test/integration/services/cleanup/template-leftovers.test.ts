@@ -8,7 +8,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { IMAGE_CATALOGUE } from '../../../../shared/domain/image-catalogue';
 import { templateDescription } from '../../../../main/core/templates/recipe';
-import { createCleanupService } from '../../../../main/services/cleanup/cleanup-service';
+import { createCleanupService } from '../../../../main/services/cleanup/service';
 import { simImages } from '../../../../main/simulator';
 import { startEnv, type Env } from '../tasks/harness';
 

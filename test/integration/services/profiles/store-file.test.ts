@@ -10,7 +10,7 @@ import { composeApp } from '../../../../main/app/compose';
 import { nodeRuntime } from '../../../../main/app/runtime-info';
 import { createMemoryLogger } from '../../../../main/log/logger';
 import { emptyDocument } from '../../../../main/services/profiles/document';
-import { ProfileService } from '../../../../main/services/profiles/profile-service';
+import { ProfileService } from '../../../../main/services/profiles/service';
 import { createMemoryVault } from '../../../../main/services/secrets/aes-vault';
 import { startSimulator } from '../../../../main/simulator';
 import type { ProfilesList } from '../../../../shared/channels/profiles';

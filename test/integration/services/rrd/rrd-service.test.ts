@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../../../../main/log/logger';
-import { createRrdService, type RrdService } from '../../../../main/services/rrd/rrd-service';
+import { createRrdService, type RrdService } from '../../../../main/services/rrd/service';
 import { proxyVm } from '../../../../main/simulator';
 import { proxyCluster } from '../../../support/services/inventory/harness';
 import { startSimCluster, type SimCluster } from '../../../support/sim-cluster';

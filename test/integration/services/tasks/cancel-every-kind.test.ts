@@ -7,8 +7,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { TaskView } from '../../../../shared/channels/tasks';
 import { catalogueImage } from '../../../../shared/domain/image-catalogue';
 import type { RequestContext } from '../../../../main/ipc/router';
-import type { TemplateCatalogue } from '../../../../main/services/tasks/build-template-runner';
-import { templatesHandlers } from '../../../../main/services/templates/template-builder';
+import type { TemplateCatalogue } from '../../../../main/services/tasks/runners/build-template';
+import { templatesHandlers } from '../../../../main/services/templates/handlers';
 import { minimalCluster, SEED_STORAGE, simImages, type ClusterDefinition } from '../../../../main/simulator';
 import { cloudInit, startEnv, type Env } from './harness';
 

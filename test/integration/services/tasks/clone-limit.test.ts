@@ -15,7 +15,7 @@ import { storages } from '../../../../main/simulator/datasets';
 import { goodTemplate } from '../../../../main/simulator';
 import { startSimCluster } from '../../../support/sim-cluster';
 import { createLogger } from '../../../../main/log/logger';
-import { cloneStorageKey, defaultLimits } from '../../../../main/services/tasks/slots';
+import { cloneStorageKey, defaultLimits } from '../../../../main/services/tasks/queue/slots';
 import { startEnv, type Env } from './harness';
 
 /** Timing tests measure simulated time, which event-loop lag on 2 shared cores can only stretch: one retry. */

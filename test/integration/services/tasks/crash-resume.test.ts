@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { JOURNAL_FILE } from '../../../../main/services/tasks/journal';
+import { JOURNAL_FILE } from '../../../../main/services/tasks/records/journal';
 import { profileFor } from '../../../support/sim-cluster';
 import { startEnv, type Env } from './harness';
 

@@ -13,7 +13,7 @@ import { composeApp, type ComposedApp } from '../../../../main/app/compose';
 import { nodeRuntime } from '../../../../main/app/runtime-info';
 import { createMemoryLogger } from '../../../../main/log/logger';
 import { parseMark } from '../../../../main/core/provider/rules/mark';
-import { Journal, JOURNAL_FILE } from '../../../../main/services/tasks/journal';
+import { Journal, JOURNAL_FILE } from '../../../../main/services/tasks/records/journal';
 import { SEED_STORAGE } from '../../../../main/simulator';
 import { mountSmallDisk, smallDiskMissing, type SmallDisk } from '../../../support/small-disk';
 import { simProfile } from '../profiles/helpers';

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AppError } from '../../../../main/errors/app-error';
 import { userDataProblem } from '../../../../shared/domain/user-data';
-import { PROXY_RECORDS_FILE } from '../../../../main/services/tasks/proxy-records';
+import { PROXY_RECORDS_FILE } from '../../../../main/services/tasks/records/proxy-records';
 import { proxyVm, SEED_STORAGE } from '../../../../main/simulator';
 import { cloudInit, SENTINEL, startEnv, type Env } from './harness';
 

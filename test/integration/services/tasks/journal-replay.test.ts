@@ -15,7 +15,7 @@ import { composeApp, type ComposedApp } from '../../../../main/app/compose';
 import { nodeRuntime } from '../../../../main/app/runtime-info';
 import { createMemoryLogger } from '../../../../main/log/logger';
 import { MutableClusterDirectory } from '../../../../main/services/clusters/cluster';
-import { CORRUPT_SUFFIX, JOURNAL_FILE, journalNotices } from '../../../../main/services/tasks/journal';
+import { CORRUPT_SUFFIX, JOURNAL_FILE, journalNotices } from '../../../../main/services/tasks/records/journal';
 import { createTaskManager, type TaskManager } from '../../../../main/services/tasks/task-manager';
 
 const createdAt = '2026-01-02T03:04:05.000Z';

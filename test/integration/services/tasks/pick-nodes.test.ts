@@ -7,7 +7,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { goodTemplate, SEED_STORAGE, type ClusterDefinition } from '../../../../main/simulator';
 import { storages } from '../../../../main/simulator/datasets';
-import { pickNodes } from '../../../../main/services/tasks/pick-nodes';
+import { pickNodes } from '../../../../main/services/tasks/requests/pick-nodes';
 import { startSimCluster, type SimCluster } from '../../../support/sim-cluster';
 
 const NODES = ['pv1-1', 'pv1-2', 'pv1-3'];

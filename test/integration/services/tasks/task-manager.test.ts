@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createMemoryLogger } from '../../../../main/log/logger';
 import { goodTemplate } from '../../../../main/simulator';
-import { JOURNAL_FILE } from '../../../../main/services/tasks/journal';
+import { JOURNAL_FILE } from '../../../../main/services/tasks/records/journal';
 import { createRecordingNotifier } from '../../../../main/ports/notifier';
 import { cloudInit, SENTINEL, startEnv, type Env } from './harness';
 

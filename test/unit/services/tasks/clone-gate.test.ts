@@ -7,8 +7,8 @@
 import { describe, expect, it } from 'vitest';
 import type { PveApi } from '../../../../main/core/pve/api';
 import { createLogger } from '../../../../main/log/logger';
-import { createCloneGates } from '../../../../main/services/tasks/clone-gate';
-import { Slots } from '../../../../main/services/tasks/slots';
+import { createCloneGates } from '../../../../main/services/tasks/queue/clone-gate';
+import { Slots } from '../../../../main/services/tasks/queue/slots';
 
 const rows = [
   { type: 'storage', node: 'a', storage: 'local-lvm', shared: 0 },

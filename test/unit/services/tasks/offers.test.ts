@@ -1,7 +1,7 @@
 /** What a task that did not finish offers: settled steps, what was left, Retry per failure class, where to fix. */
 import { describe, expect, it } from 'vitest';
-import { fixAtOf, leftBehindOf, retryHelps, settleSteps } from '../../../../main/services/tasks/offers';
-import type { TaskRecord } from '../../../../main/services/tasks/task-record';
+import { fixAtOf, leftBehindOf, retryHelps, settleSteps } from '../../../../main/services/tasks/records/offers';
+import type { TaskRecord } from '../../../../main/services/tasks/records/task-record';
 
 function create(patch: Partial<TaskRecord>, states: Record<string, TaskRecord['steps'][number]['state']>): TaskRecord {
   const names = ['lookup', 'clone', 'migrate', 'upload-seed', 'configure', 'resize', 'start', 'wait-running'];

@@ -1,8 +1,8 @@
 /** A bulk request's parent: its state from its children, and a summary that says why the failed ones failed, grouped. */
 import { describe, expect, it } from 'vitest';
-import { parentOutcome } from '../../../../main/services/tasks/outcomes';
-import { retryHelps } from '../../../../main/services/tasks/offers';
-import type { TaskRecord } from '../../../../main/services/tasks/task-record';
+import { parentOutcome } from '../../../../main/services/tasks/records/outcomes';
+import { retryHelps } from '../../../../main/services/tasks/records/offers';
+import type { TaskRecord } from '../../../../main/services/tasks/records/task-record';
 
 let n = 0;
 function child(target: string, vmid: number, state: TaskRecord['state'], message?: string): TaskRecord {

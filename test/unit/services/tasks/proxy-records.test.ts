@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../../../../main/errors/app-error';
 import { createLogger } from '../../../../main/log/logger';
-import { PROXY_RECORDS_FILE, ProxyRecords } from '../../../../main/services/tasks/proxy-records';
+import { PROXY_RECORDS_FILE, ProxyRecords } from '../../../../main/services/tasks/records/proxy-records';
 
 const logger = createLogger({ sinks: [] });
 const UID = '3f1e2d3c-4b5a-4697-8a8b-9c0d1e2f3a4b';

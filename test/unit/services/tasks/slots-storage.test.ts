@@ -1,6 +1,6 @@
 /** Slots: the per-node and global limits, and the per-storage full-clone limit. */
 import { describe, expect, it } from 'vitest';
-import { cloneStorageKey, defaultLimits, PVE_MAX_WORKERS_DEFAULT, Slots } from '../../../../main/services/tasks/slots';
+import { cloneStorageKey, defaultLimits, PVE_MAX_WORKERS_DEFAULT, Slots } from '../../../../main/services/tasks/queue/slots';
 
 const signal = () => new AbortController().signal;
 const flush = () => new Promise((r) => setImmediate(r));

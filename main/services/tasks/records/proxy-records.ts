@@ -1,0 +1,149 @@
+/**
+ * The app's record of each proxy it has had a hand in, for what Proxmox does
+ * not hold (issue 16), keyed by cluster and the mark's UID:
+ * - the template and machine type this app made it with (recreate's
+ *   defaults; the inventory's "made here", so not the operator's);
+ * - the instance-id of the seed this app last wrote to it. A reconfigure's
+ *   new user-data gets a new instance-id, which lives only inside the ISO,
+ *   and Proxmox cannot read an ISO back (seed-source.ts), so a later migrate
+ *   with a node-local seed reads it here to rebuild the same bytes on the
+ *   target. A wrong one would go unnoticed (same size) and make cloud-init
+ *   rerun its first-boot modules. While a seed swap is under way the new id
+ *   is `pendingInstanceId`: the seed on Proxmox may be either one.
+ * The user-data itself is never kept here: the user gives it again.
+ *
+ * `proxy-records.json` in the task folder (0600, written atomically, like
+ * every file there). At start, the creates the journal still holds fill any
+ * gap (a file from before this record existed, or one set aside). A file
+ * that does not parse is set aside as `proxy-records.corrupt-<time>.json`.
+ */
+import { join } from 'node:path';
+import { z } from 'zod';
+import { AppError } from '../../../errors/app-error';
+import type { Logger } from '../../../log/logger';
+import { readPrivateJson, writePrivateJson } from '../../../files/private-json-file';
+
+export const PROXY_RECORDS_FILE = 'proxy-records.json';
+
+const ProxyRecord = z
+  .object({
+    template: z.string().optional(),
+    machineType: z.string().optional(),
+    /** The instance-id in the seed this app last wrote whole; absent: create's own, the proxy's name. */
+    seedInstanceId: z.string().optional(),
+    /** A seed swap (reconfigure) began writing this instance-id and has not ended yet. */
+    pendingInstanceId: z.string().optional(),
+  })
+  .strict();
+export type ProxyRecord = z.infer<typeof ProxyRecord>;
+const RecordsFile = z.object({ version: z.literal(1), proxies: z.record(z.string(), ProxyRecord) }).strict();
+
+/** Catalogue keys of the profile a proxy was made from. */
+export interface ProxyOrigin {
+  template: string;
+  machineType: string;
+}
+
+/** What a seed rebuild may take from the record. */
+export type SeedRecord =
+  | { state: 'unknown' }
+  | { state: 'pending'; instanceId: string }
+  /** `instanceId` undefined: the seed is still create's (its instance-id is the proxy's name). */
+  | { state: 'known'; instanceId: string | undefined };
+
+const keyOf = (clusterId: string, uid: string) => `${clusterId}/${uid}`;
+
+export class ProxyRecords {
+  private readonly proxies = new Map<string, ProxyRecord>();
+  private readonly file: string | undefined;
+  private readonly log: Logger;
+
+  constructor(options: { dir?: string; logger: Logger }) {
+    const log = (this.log = options.logger.child({ part: 'proxy-records' }));
+    this.file = options.dir ? join(options.dir, PROXY_RECORDS_FILE) : undefined;
+    if (!this.file) return;
+    const parsed = readPrivateJson(this.file, RecordsFile, log); // a broken file: set aside, journal fills the gaps
+    for (const [key, record] of Object.entries(parsed?.proxies ?? {})) this.proxies.set(key, record);
+  }
+
+  /** The template and machine type this app made the proxy with; undefined when it did not make it (or forgot). */
+  origin(clusterId: string, uid: string): ProxyOrigin | undefined {
+    const r = this.proxies.get(keyOf(clusterId, uid));
+    return r?.template !== undefined && r.machineType !== undefined ? { template: r.template, machineType: r.machineType } : undefined;
+  }
+
+  /** Whether this app made the proxy: an operator-made one (marked, not made here) is not. */
+  ours(clusterId: string, uid: string): boolean {
+    return this.origin(clusterId, uid) !== undefined;
+  }
+
+  /**
+   * Proxies this app makes (a create or recreate request), in one write; `persist: false` only fills the memory
+   * (the journal's creates at start). A write that fails is logged, not thrown: the journal holds the same creates.
+   */
+  noteOrigins(made: readonly ({ clusterId: string; uid: string } & ProxyOrigin)[], persist = true): void {
+    let changed = false;
+    for (const m of made) {
+      const key = keyOf(m.clusterId, m.uid);
+      const before = this.proxies.get(key);
+      if (before?.template === m.template && before.machineType === m.machineType) continue;
+      this.proxies.set(key, { ...before, template: m.template, machineType: m.machineType });
+      changed = true;
+    }
+    if (changed && persist) {
+      try {
+        this.save();
+      } catch (e) {
+        this.log.warn('proxy records could not be saved', { file: this.file, reason: (e as NodeJS.ErrnoException).code ?? String(e) });
+      }
+    }
+  }
+
+  /** What the record says of the proxy's seed. */
+  seed(clusterId: string, uid: string): SeedRecord {
+    const r = this.proxies.get(keyOf(clusterId, uid));
+    if (!r) return { state: 'unknown' };
+    if (r.pendingInstanceId !== undefined) return { state: 'pending', instanceId: r.pendingInstanceId };
+    if (r.seedInstanceId !== undefined) return { state: 'known', instanceId: r.seedInstanceId };
+    // Never reconfigured: a proxy this app made carries create's seed; of any other the record knows nothing.
+    return r.template !== undefined ? { state: 'known', instanceId: undefined } : { state: 'unknown' };
+  }
+
+  /** A seed swap is about to write `instanceId`. Throws when it cannot be kept: the swap must not begin unrecorded. */
+  seedSwapBegins(clusterId: string, uid: string, instanceId: string): void {
+    this.change(clusterId, uid, (r) => ({ ...r, pendingInstanceId: instanceId }));
+  }
+
+  /** The seed under the proxy's own name now carries `instanceId`, whole. Throws when it cannot be kept. */
+  seedWritten(clusterId: string, uid: string, instanceId: string): void {
+    this.change(clusterId, uid, (r) => {
+      const { pendingInstanceId: _, ...rest } = r;
+      return { ...rest, seedInstanceId: instanceId };
+    });
+  }
+
+  private change(clusterId: string, uid: string, edit: (r: ProxyRecord) => ProxyRecord): void {
+    const key = keyOf(clusterId, uid);
+    const before = this.proxies.get(key);
+    const next = edit(before ?? {});
+    this.proxies.set(key, next);
+    try {
+      this.save();
+    } catch (e) {
+      if (before) this.proxies.set(key, before);
+      else this.proxies.delete(key);
+      const code = (e as NodeJS.ErrnoException).code;
+      throw new AppError(
+        code === 'ENOSPC' ? 'transient' : 'permanent',
+        `Egress Desk could not record the seed it writes to this proxy in ${this.file ?? 'its data folder'} (${code ?? String(e)}), so it did not go on: a later migrate needs that record.`,
+        code === 'ENOSPC' ? 'Free some disk space, then retry.' : 'Check that the data folder is writable, then retry.',
+      );
+    }
+  }
+
+  private save(): void {
+    if (!this.file) return;
+    const body = { version: 1 as const, proxies: Object.fromEntries(this.proxies) };
+    writePrivateJson(this.file, body);
+  }
+}
