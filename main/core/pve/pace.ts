@@ -93,6 +93,26 @@ interface Waiter {
   grant: () => void;
 }
 
+/** Joins `queue` and resolves when granted; an abort leaves the queue and rejects with the signal's reason. */
+function waitInQueue(queue: Waiter[], signal: AbortSignal | undefined, pump: () => void): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const waiter: Waiter = {
+      grant: () => {
+        signal?.removeEventListener('abort', onAbort);
+        resolve();
+      },
+    };
+    const onAbort = () => {
+      const i = queue.indexOf(waiter);
+      if (i >= 0) queue.splice(i, 1);
+      reject(signal!.reason);
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+    queue.push(waiter);
+    pump();
+  });
+}
+
 interface NodePace {
   /** Send times (ms) of the last `requests` sends, oldest first. */
   sent: number[];
@@ -142,23 +162,7 @@ export class Pace {
     }
     signal?.throwIfAborted();
     p.waited++;
-    return new Promise<void>((resolve, reject) => {
-      const waiter: Waiter = {
-        grant: () => {
-          signal?.removeEventListener('abort', onAbort);
-          resolve();
-        },
-      };
-      const onAbort = () => {
-        const q = p.queues[cls];
-        const i = q.indexOf(waiter);
-        if (i >= 0) q.splice(i, 1);
-        reject(signal!.reason);
-      };
-      signal?.addEventListener('abort', onAbort, { once: true });
-      p.queues[cls].push(waiter);
-      this.pump(p);
-    });
+    return waitInQueue(p.queues[cls], signal, () => this.pump(p));
   }
 
   /**
@@ -300,22 +304,7 @@ class LoopLane {
     }
     signal?.throwIfAborted();
     this.waited++;
-    return new Promise<void>((resolve, reject) => {
-      const waiter: Waiter = {
-        grant: () => {
-          signal?.removeEventListener('abort', onAbort);
-          resolve();
-        },
-      };
-      const onAbort = () => {
-        const i = this.queue.indexOf(waiter);
-        if (i >= 0) this.queue.splice(i, 1);
-        reject(signal!.reason);
-      };
-      signal?.addEventListener('abort', onAbort, { once: true });
-      this.queue.push(waiter);
-      this.pump();
-    });
+    return waitInQueue(this.queue, signal, () => this.pump());
   }
 
   private freeAt(): number {
