@@ -17,7 +17,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { writePrivateFileAtomic } from '../files/data-dir';
-import { unwritableCode, whyUnwritable } from '../services/profiles/unwritable';
+import { unwritableCode, whyUnwritable } from '../files/unwritable';
 
 export const RUN_STATE_FILE = 'browser-host.json';
 

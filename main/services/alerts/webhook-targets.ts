@@ -20,7 +20,7 @@ import { WebhookFormat, WebhookSecretStorage, type SaveWebhookTargetInput, type 
 import { AppError } from '../../errors/app-error';
 import type { Logger } from '../../log/logger';
 import { readPrivateJson, writePrivateJson } from '../../files/private-json-file';
-import { saveFailure, writeFailure } from '../profiles/unwritable';
+import { saveFailure, writeFailure } from '../../files/unwritable';
 import { SealedSecret, SecretKeeper } from '../secrets/secret-keeper';
 import { refuseMovedSecret } from '../secrets/secret-origin';
 import type { SecretVault } from '../secrets/vault';

@@ -14,7 +14,7 @@
 import { accessSync, closeSync, constants, existsSync, renameSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { makeFilePrivate, openPrivateFile } from '../../files/data-dir';
-import { unwritableCode, whyUnwritable } from '../profiles/unwritable';
+import { unwritableCode, whyUnwritable } from '../../files/unwritable';
 import { loadSqlite, type DatabaseSync } from './sqlite-module';
 import { migrate, schemaVersion, SCHEMA_VERSION } from './schema';
 

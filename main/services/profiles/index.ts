@@ -12,7 +12,7 @@ import type { SecretVault, VaultBackend } from '../secrets/vault';
 import { emptyDocument } from './document';
 import { memoryDocumentStore, openConfDocumentStore, type DocumentStoreOpener } from './document-store';
 import { openProfileDocument, startEmpty, type OpenedDocument } from './open-document';
-import { makeDataDir, mkdirCause, unwritableCode } from './unwritable';
+import { makeDataDir, mkdirCause, unwritableCode } from '../../files/unwritable';
 import { ProfileService } from './service';
 
 export { ProfileService } from './service';

@@ -15,7 +15,8 @@ import type { Logger } from '../../log/logger';
 import { describeIssues, emptyDocument, ProfilesDocument } from './document';
 import { memoryDocumentStore, type DocumentStore, type DocumentStoreOpener } from './document-store';
 import { DOCUMENT_VERSION, migrations } from './migrations';
-import { deferredDocumentStore, notUpgradedProblem, startedEmptyProblem, unwritableCode } from './unwritable';
+import { unwritableCode } from '../../files/unwritable';
+import { deferredDocumentStore, notUpgradedProblem, startedEmptyProblem } from './unwritable';
 
 import { PROFILE_FILE_NAME } from './document-store';
 

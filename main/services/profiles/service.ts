@@ -21,7 +21,7 @@ import type { DocumentStore } from './document-store';
 import type { OpenedDocument } from './open-document';
 import { exportText, importedName, parseImport } from './profile-transfer';
 import { resolveSecret } from './resolve-secret';
-import { saveFailure, writeFailure } from './unwritable';
+import { saveFailure, writeFailure } from '../../files/unwritable';
 import { checkProfile, problemsError } from './validate-profile';
 
 export interface ProfileServiceOptions {

@@ -1,7 +1,7 @@
 /**
  * Saving a webhook target on a data folder that cannot be written says why,
  * in the words and class `settings.set` and `profiles.save` use
- * (profiles/unwritable.ts), never "internal error": the disk is full
+ * (main/files/unwritable.ts), never "internal error": the disk is full
  * (transient: free space, save again). Nothing is changed, and
  * once there is room the same save lands on disk. That holds for the
  * targets file and for the vault's key file a first token writes in browser
