@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { composeApp, type ComposedApp } from '../../../main/app/compose';
+import { stillChecks } from '../../support/still-checks';
 import { nodeRuntime } from '../../../main/app/runtime-info';
 import { createMemoryLogger } from '../../../main/log/logger';
 import { MutableClusterDirectory } from '../../../main/services/clusters/cluster';
@@ -67,7 +68,15 @@ describe.skipIf(process.platform === 'win32')('file modes of the data folder', (
   });
 
   function open() {
-    const app = composeApp({ mode: 'browser', version: '0', runtime: nodeRuntime(), logger: createMemoryLogger(), dataDir, demo: 'off' });
+    const app = composeApp({
+      mode: 'browser',
+      version: '0',
+      runtime: nodeRuntime(),
+      logger: createMemoryLogger(),
+      dataDir,
+      demo: 'off',
+      checks: stillChecks(),
+    });
     apps.push(app);
     return async <T>(channel: string, input: unknown = {}) => {
       const answer = (await app.router.dispatch(channel, input, ctx)) as Answer<T>;

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { composeApp, type ComposedApp } from '../../../../main/app/compose';
+import { stillChecks } from '../../../support/still-checks';
 import { nodeRuntime } from '../../../../main/app/runtime-info';
 import { createMemoryLogger } from '../../../../main/log/logger';
 import { parseMark } from '../../../../main/core/provider/rules/mark';
@@ -78,7 +79,12 @@ describe.skipIf(missing !== undefined)('the data folder on a small disk', () => 
     let filled = false;
     env = await startEnv({}, {}, (method) => {
       if (!taskId) return;
-      calls.push({ method, running: journalled(journalDir, taskId).filter((s) => s.state === 'running').map((s) => s.name) });
+      calls.push({
+        method,
+        running: journalled(journalDir, taskId)
+          .filter((s) => s.state === 'running')
+          .map((s) => s.name),
+      });
       // The disk fills up as the seed upload goes out, mid-create.
       if (method === 'uploadIso' && !filled) {
         filled = true;
@@ -151,7 +157,12 @@ describe.skipIf(missing !== undefined)('the data folder on a small disk', () => 
     const calls: { method: string; running: string[] }[] = [];
     env = await startEnv({}, {}, (method) => {
       if (!taskId) return;
-      calls.push({ method, running: journalled(journalDir, taskId).filter((s) => s.state === 'running').map((s) => s.name) });
+      calls.push({
+        method,
+        running: journalled(journalDir, taskId)
+          .filter((s) => s.state === 'running')
+          .map((s) => s.name),
+      });
       if (method === 'deleteVolume' && calls.filter((c) => c.method === 'deleteVolume').length === 1)
         disk!.fill([join(journalDir, JOURNAL_FILE)]);
     });
@@ -272,7 +283,15 @@ describe.skipIf(missing !== undefined)('the data folder on a small disk', () => 
     const dataDir = join(disk.dir, 'egress-desk');
     const ctx = { signal: new AbortController().signal, transport: 'test' };
     const open = () => {
-      app = composeApp({ mode: 'browser', version: '0', runtime: nodeRuntime(), logger: createMemoryLogger(), dataDir, demo: 'off' });
+      app = composeApp({
+        mode: 'browser',
+        version: '0',
+        runtime: nodeRuntime(),
+        logger: createMemoryLogger(),
+        dataDir,
+        demo: 'off',
+        checks: stillChecks(),
+      });
       return async <T>(channel: string, input: unknown = {}) =>
         (await app!.router.dispatch(channel, input, ctx)) as
           { ok: true; value: T } | { ok: false; error: { kind: string; message: string; hint: string } };
