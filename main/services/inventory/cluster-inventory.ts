@@ -108,7 +108,7 @@ export class ClusterInventory {
     const { signal } = this.abort;
     let listing: ClusterResource[];
     try {
-      listing = await this.cluster.api.clusterResources(undefined, { signal, background: true, loop: true });
+      listing = await this.cluster.api.clusterResources(undefined, { signal, background: true });
     } catch (e) {
       const err = toProviderError('list', e);
       this.deps.log.info('inventory listing failed', { cluster: this.cluster.id, error: err.message });
