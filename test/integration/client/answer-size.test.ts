@@ -10,6 +10,7 @@ import { explainPveFailure } from '../../../main/core/pve/explain';
 import { AnswerTooLargeError } from '../../../main/core/pve/failures';
 import { toProviderError } from '../../../main/core/provider/rules/classify';
 import { startSimCluster, type SimCluster } from '../../support/sim-cluster';
+import { until } from '../../support/until';
 
 const MiB = 1024 * 1024;
 /** What may sit in the socket buffers of both ends (loopback TCP autotuning, TLS records) when the read stops. */
@@ -20,14 +21,6 @@ afterEach(async () => {
   await t?.close();
   t = undefined;
 });
-
-async function until(check: () => boolean, ms = 10_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
 
 describe('answer size bound', () => {
   it('refuses an endless /cluster/resources in words, drops the connection, and stops reading near its bound', async () => {

@@ -14,6 +14,7 @@ import { APP_CLIENT_PACE } from '../../../../main/services/clusters/client-polic
 import { followTaskLog, type LogLine } from '../../../../main/services/tasks/log-follower';
 import type { SimTask } from '../../../../main/simulator';
 import { startSimCluster, type SimCluster } from '../../../support/sim-cluster';
+import { until } from '../../../support/until';
 
 const LOG = '/nodes/{node}/tasks/{upid}/log';
 const log = createLogger({ sinks: [] });
@@ -25,14 +26,6 @@ afterEach(async () => {
   await t?.close();
   t = undefined;
 });
-
-async function until(check: () => boolean, ms = 10_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 5));
-  }
-}
 
 /** A task that runs until `end()` is called; its log is what the test writes. */
 function runningTask(sim: SimCluster['sim']): { task: SimTask; end: () => void } {
@@ -60,10 +53,10 @@ describe('task log follower', () => {
       log,
     });
     // Proxmox answers the placeholder while the log is empty; the follower reads it at least twice.
-    await until(() => logReads(t!) >= 2);
+    await until(() => logReads(t!) >= 2, 10_000, 5);
     task.log.push('starting VM 100');
     end();
-    await until(() => task.status === 'stopped');
+    await until(() => task.status === 'stopped', 10_000, 5);
     live = false;
     const kept = await following;
     expect(shown.map((l) => l.t)).toEqual(['starting VM 100', 'TASK OK']);
@@ -94,7 +87,7 @@ describe('task log follower', () => {
     expect(whileRunning).toBeLessThanOrEqual(paceBound(Date.now() - started));
     // The task succeeds and the step ends: at most the page in flight, then one bounded last read (4 pages).
     end();
-    await until(() => task.status === 'stopped');
+    await until(() => task.status === 'stopped', 10_000, 5);
     live = false;
     const atEnd = logReads(t);
     await following;
@@ -121,7 +114,7 @@ describe('task log follower', () => {
       onLines: () => undefined,
       log,
     });
-    await until(() => logReads(t!) >= 1);
+    await until(() => logReads(t!) >= 1, 10_000, 5);
     watched = false;
     const atUnwatch = logReads(t);
     await following;
@@ -145,7 +138,7 @@ describe('task log follower', () => {
       onLines: (lines) => shown.push(...lines),
       log,
     });
-    await until(() => logReads(t!) >= 2);
+    await until(() => logReads(t!) >= 2, 10_000, 5);
     end();
     live = false;
     await following;
