@@ -1,7 +1,7 @@
 /** Starts the browser-mode host in-process over the built renderer, as `npm run start:web` does. */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { composeApp, type ComposedApp, type ComposeOptions } from '../../main/app/compose';
+import { composeApp, type ComposedApp, type ComposeOptions } from './compose-app';
 import { startDemoCluster, type DemoCluster } from '../../main/services/demo/demo-cluster';
 import { nodeRuntime } from '../../main/app/runtime-info';
 import { startWebHost, type WebHost, type WebHostOptions } from '../../main/host/web-host';

@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { channelNames, channels } from '../../shared/contract';
-import { composeApp } from '../../main/app/compose';
+import { composeApp } from '../support/compose-app';
 import { nodeRuntime } from '../../main/app/runtime-info';
 import { createMemoryLogger } from '../../main/log/logger';
 

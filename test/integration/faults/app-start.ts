@@ -7,7 +7,7 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, vi } from 'vitest';
-import { composeApp, type ComposedApp } from '../../../main/app/compose';
+import { composeApp, type ComposedApp } from '../../support/compose-app';
 import { nodeRuntime } from '../../../main/app/runtime-info';
 import { writeRunState } from '../../../main/host/run-state';
 import { newRunKey } from '../../../main/host/socket-auth';

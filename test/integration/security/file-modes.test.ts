@@ -12,8 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { composeApp, type ComposedApp } from '../../../main/app/compose';
-import { stillChecks } from '../../support/still-checks';
+import { composeApp, type ComposedApp } from '../../support/compose-app';
 import { nodeRuntime } from '../../../main/app/runtime-info';
 import { createMemoryLogger } from '../../../main/log/logger';
 import { MutableClusterDirectory } from '../../../main/services/clusters/cluster';
@@ -75,7 +74,6 @@ describe.skipIf(process.platform === 'win32')('file modes of the data folder', (
       logger: createMemoryLogger(),
       dataDir,
       demo: 'off',
-      checks: stillChecks(),
     });
     apps.push(app);
     return async <T>(channel: string, input: unknown = {}) => {

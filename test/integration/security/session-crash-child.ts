@@ -4,7 +4,7 @@
  * create one proxy through the router. Its log lines, events and answers go
  * to stdout, so the parent can search them; the parent SIGKILLs it mid-create.
  */
-import { composeApp } from '../../../main/app/compose';
+import { composeApp } from '../../support/compose-app';
 import { nodeRuntime } from '../../../main/app/runtime-info';
 import { createLogger } from '../../../main/log/logger';
 

@@ -14,8 +14,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } fro
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { composeApp, type ComposedApp } from '../../../main/app/compose';
-import { stillChecks } from '../../support/still-checks';
+import { composeApp, type ComposedApp } from '../../support/compose-app';
 import { nodeRuntime } from '../../../main/app/runtime-info';
 import { createMemoryLogger } from '../../../main/log/logger';
 import { forgetSecret } from '../../../main/log/secrets';
@@ -79,7 +78,7 @@ describe('a sentinel token secret through a whole session', () => {
   function open(): ComposedApp & { call(channel: string, input: unknown): Promise<unknown> } {
     // The scheduled checks' clock never moves: a check would reach the simulated guest's own address (192.168.x),
     // off loopback, whenever a proxy's phase of the interval fell inside this test.
-    const app = composeApp({ mode: 'browser', version: '0', runtime: nodeRuntime(), logger, dataDir, demo: 'off', checks: stillChecks() });
+    const app = composeApp({ mode: 'browser', version: '0', runtime: nodeRuntime(), logger, dataDir, demo: 'off' });
     app.bus.subscribe((name, payload) => seen.push({ where: `event ${name}`, text: JSON.stringify(payload) }));
     apps.push(app);
     const call = async (channel: string, input: unknown) => {

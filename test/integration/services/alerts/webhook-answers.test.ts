@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { WebhookTarget } from '../../../../shared/channels/alerts';
 import type { AppErrorValue } from '../../../../shared/errors';
-import { composeApp, type ComposedApp } from '../../../../main/app/compose';
+import { composeApp, type ComposedApp } from '../../../support/compose-app';
 import { nodeRuntime } from '../../../../main/app/runtime-info';
 import { createMemoryLogger } from '../../../../main/log/logger';
 import { secretForms } from '../../../../main/log/secrets';

@@ -7,7 +7,7 @@
  * result reaches the onCheckResult listeners and the `checks.*` channels.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { composeApp, type ComposedApp } from '../../../../main/app/compose';
+import { composeApp, type ComposedApp } from '../../../support/compose-app';
 import { createLogger } from '../../../../main/log/logger';
 import { DEMO_BROKEN_VMID, DEMO_EGRESS_ADDRESS } from '../../../../main/services/demo/demo-proxies';
 import type { CheckRecord } from '../../../../main/services/history/types';

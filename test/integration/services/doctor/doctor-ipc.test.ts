@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { composeApp, type ComposedApp } from '../../../../main/app/compose';
+import { composeApp, type ComposedApp } from '../../../support/compose-app';
 import { createMemoryLogger } from '../../../../main/log/logger';
 import { startSimulator, type Simulator } from '../../../../main/simulator';
 

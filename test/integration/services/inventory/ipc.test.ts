@@ -6,7 +6,7 @@
  */
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { composeApp, type ComposedApp } from '../../../../main/app/compose';
+import { composeApp, type ComposedApp } from '../../../support/compose-app';
 import { createLogger } from '../../../../main/log/logger';
 import { DEMO_EGRESS_ADDRESS } from '../../../../main/services/demo/demo-proxies';
 import type { ClusterInventory, VmRow } from '../../../../shared/channels/inventory';

@@ -7,7 +7,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { composeApp, type ComposedApp } from '../../../../main/app/compose';
+import { composeApp, type ComposedApp } from '../../../support/compose-app';
 import { nodeRuntime } from '../../../../main/app/runtime-info';
 import { createMemoryLogger } from '../../../../main/log/logger';
 import { mountSmallDisk, smallDiskMissing, type SmallDisk } from '../../../support/small-disk';

@@ -8,7 +8,7 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { composeApp, type ComposedApp } from '../../../../main/app/compose';
+import { composeApp, type ComposedApp } from '../../../support/compose-app';
 import { createLogger, createMemoryLogger } from '../../../../main/log/logger';
 import { createProxyCheckService } from '../../../../main/services/proxy-check/service';
 import { ProxyTestInput } from '../../../../shared/channels/proxy-check';

@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { composeApp } from '../../../../main/app/compose';
+import { composeApp } from '../../../support/compose-app';
 import type { CloneGate } from '../../../../main/core';
 import { storages } from '../../../../main/simulator/datasets';
 import { goodTemplate } from '../../../../main/simulator';

@@ -9,8 +9,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
-import { composeApp, type ComposedApp } from '../../../../main/app/compose';
-import { stillChecks } from '../../../support/still-checks';
+import { composeApp, type ComposedApp } from '../../../support/compose-app';
 import { nodeRuntime } from '../../../../main/app/runtime-info';
 import { createMemoryLogger } from '../../../../main/log/logger';
 import { parseMark } from '../../../../main/core/provider/rules/mark';
@@ -290,7 +289,6 @@ describe.skipIf(missing !== undefined)('the data folder on a small disk', () => 
         logger: createMemoryLogger(),
         dataDir,
         demo: 'off',
-        checks: stillChecks(),
       });
       return async <T>(channel: string, input: unknown = {}) =>
         (await app!.router.dispatch(channel, input, ctx)) as

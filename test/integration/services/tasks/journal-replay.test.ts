@@ -11,7 +11,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { composeApp, type ComposedApp } from '../../../../main/app/compose';
+import { composeApp, type ComposedApp } from '../../../support/compose-app';
 import { nodeRuntime } from '../../../../main/app/runtime-info';
 import { createMemoryLogger } from '../../../../main/log/logger';
 import { MutableClusterDirectory } from '../../../../main/services/clusters/cluster';

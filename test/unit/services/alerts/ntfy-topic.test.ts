@@ -5,7 +5,7 @@
  * topic field; a topic that only starts like one is a topic.
  */
 import { describe, expect, it } from 'vitest';
-import { composeApp } from '../../../../main/app/compose';
+import { composeApp } from '../../../support/compose-app';
 import { nodeRuntime } from '../../../../main/app/runtime-info';
 import { createMemoryLogger } from '../../../../main/log/logger';
 import { createMemoryVault } from '../../../../main/services/secrets/aes-vault';
