@@ -5,7 +5,8 @@
  * privileges: the preflight then lists a `pveum` block whose one line is
  * thousands of pixels wide. The builder is opened at 1024×700 and 1280×800,
  * light and dark, and its box must lie inside the window, its commands
- * wrapped inside it (screenshots dialog-fit-<width>-<theme>.png).
+ * wrapped inside it (screenshots dialog-fit-<width>-<theme>.png); Create
+ * proxy, the connect wizard and the shortcuts help, given long text, too.
  */
 import { expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
@@ -88,6 +89,43 @@ describeE2e('dialogs stay inside the window whatever they show', setup, ({ page,
         await page.screenshot({ path: screenshotPath(`dialog-fit-${size.width}-${theme}.png`) });
       }
     });
+
+  it('keeps the other dialogs inside 1024×700 too: Create proxy with a 2,000-character user-data line, Connect a cluster, Keyboard shortcuts', async () => {
+    await page.setViewportSize(sizes[0]);
+    await builder().getByRole('button', { name: 'Cancel' }).click();
+    await expect.poll(() => builder().count(), poll).toBe(0);
+    await page.keyboard.press('Control+n');
+    const create = page.getByRole('dialog', { name: 'Create proxy' });
+    await expect.poll(() => create.count(), poll).toBe(1);
+    await create.getByLabel('Cloud-init user-data').click();
+    await page.keyboard.press('Control+End');
+    await page.keyboard.insertText(`\n# ${'x'.repeat(2000)}`);
+    await expect.poll(() => outside(page, create), { timeout: 5000 }).toEqual([]);
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Escape');
+    await page.getByRole('button', { name: 'Discard' }).click();
+    await expect.poll(() => create.count(), poll).toBe(0);
+
+    await page.getByRole('button', { name: 'Settings', exact: true }).click();
+    await page.getByRole('button', { name: 'Connect a cluster' }).click();
+    const wizard = page.getByRole('dialog', { name: 'Connect a cluster' });
+    await wizard.getByLabel('Cluster URL').fill(`https://pve.example.invalid:8006/${'a'.repeat(300)}`);
+    await expect.poll(() => outside(page, wizard), { timeout: 5000 }).toEqual([]);
+    await page.keyboard.press('Escape');
+    const discard = page.getByRole('button', { name: 'Discard' });
+    if (await discard.count()) await discard.click();
+    await expect.poll(() => wizard.count(), poll).toBe(0);
+
+    await page.locator('body').press('?');
+    const help = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
+    await expect.poll(() => help.count(), poll).toBe(1);
+    expect(await outside(page, help)).toEqual([]);
+    await page.keyboard.press('Escape');
+    await page.getByRole('button', { name: 'Templates', exact: true }).click();
+    await page.getByRole('toolbar', { name: 'Template actions' }).getByLabel('Cluster').selectOption({ label: 'cli-sim' });
+    await page.getByRole('button', { name: 'Build a template' }).click();
+    await expect.poll(() => builder().getByRole('region', { name: 'pveum commands' }).count(), poll).toBe(1);
+  });
 
   it('keeps the keyboard inside the builder: Tab reaches the commands and their copy button, Escape closes', async () => {
     const pre = builder().getByRole('region', { name: 'pveum commands' });
