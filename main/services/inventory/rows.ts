@@ -55,12 +55,22 @@ function stateOf(r: ClusterResource, marked: boolean, address: string | undefine
   return 'unknown';
 }
 
+/** What this app made a marked VM from (proxy-records.ts), as the inventory is told it. */
+export interface ProxyOriginFacts {
+  template: string;
+  machineType: string;
+  /** The app keeps the user-data of the seed it last wrote to the VM. */
+  userDataKept?: boolean | undefined;
+  /** The machine type's cores and memory in the profile (added by the inventory); absent when the profile lacks it. */
+  size?: { cores: number; memoryMiB: number } | undefined;
+}
+
 export interface RowFacts {
   mark: KnownMark | undefined;
   address: string | undefined;
   startedAt: string | undefined;
   /** What this app made the VM from (its task history); null when it has no record of making it; undefined when not asked. */
-  origin: { template: string; machineType: string } | null | undefined;
+  origin: ProxyOriginFacts | null | undefined;
 }
 
 export function vmRow(clusterId: string, r: ClusterResource, facts: RowFacts): VmRow {
@@ -86,7 +96,10 @@ export function vmRow(clusterId: string, r: ClusterResource, facts: RowFacts): V
   if (marked && facts.origin) {
     row.ours = true;
     row.template = facts.origin.template;
-    row.machineType = facts.origin.machineType;
+    // Issue 23 item 9: the type's name only while the VM has its size (resized in Proxmox, or since: no name).
+    const size = facts.origin.size;
+    if (!size || (size.cores === row.cores && size.memoryMiB === row.memoryMiB)) row.machineType = facts.origin.machineType;
+    if (facts.origin.userDataKept) row.userDataKept = true;
   } else if (marked && facts.origin === null) row.ours = false;
   if (r.lock) row.lock = r.lock;
   return row;
@@ -107,6 +120,9 @@ export function sameRowSource(before: { r: ClusterResource; facts: RowFacts }, r
     (f.origin === null) === (facts.origin === null) &&
     f.origin?.template === facts.origin?.template &&
     f.origin?.machineType === facts.origin?.machineType &&
+    f.origin?.userDataKept === facts.origin?.userDataKept &&
+    f.origin?.size?.cores === facts.origin?.size?.cores &&
+    f.origin?.size?.memoryMiB === facts.origin?.size?.memoryMiB &&
     b.vmid === r.vmid &&
     b.node === r.node &&
     b.status === r.status &&
