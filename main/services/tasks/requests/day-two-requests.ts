@@ -68,6 +68,13 @@ export function dayTwoRequests({ parts, sealer, records }: DayTwoDeps) {
     return kept === undefined ? {} : { sealedCloudInit: kept };
   };
 
+  /** A recreate's user-data: the user's, else the one this app put into the old seed, with its endpoint. */
+  const recreateUserData = async (text: string | undefined, clusterId: string, uid: string) => {
+    if (text !== undefined) return { ...(await sealed(text)), ...endpointOf(text) };
+    const endpoint = records.endpoint(clusterId, uid);
+    return { sealedCloudInit: records.sealedUserData(clusterId, uid)!, ...(endpoint ? { endpoint } : {}) };
+  };
+
   async function migrate(input: MigrateInput) {
     const cluster = parts.directory.get(input.clusterId);
     if (!cluster.profile.nodes.includes(input.to))
@@ -175,10 +182,13 @@ export function dayTwoRequests({ parts, sealer, records }: DayTwoDeps) {
       const known = origin(cluster.id, t.uid);
       return { template: input.template ?? known?.template, machineType: input.machineType ?? known?.machineType };
     };
+    const given = new Map(input.targets.map((t) => [t.vmid, t.cloudInit]));
     const resolved = await resolveTargets(cluster, input.targets, words, (t) => {
       const from = madeFrom(t);
       if (from.template === undefined || from.machineType === undefined)
         return 'Egress Desk has no record of the template and machine type it was made with: pick them';
+      if (given.get(t.vmid) === undefined && records.sealedUserData(cluster.id, t.uid) === undefined)
+        return 'Egress Desk keeps no user-data of its seed (made outside this app, or its record was lost): give it';
       return undefined;
     });
     operatorCheck(cluster, resolved, 'recreate', input.acknowledgeOperatorWarning, words);
@@ -195,8 +205,7 @@ export function dayTwoRequests({ parts, sealer, records }: DayTwoDeps) {
           template: from.template!,
           machineType: from.machineType!,
           ...(t.vm.node ? { node: t.vm.node } : {}),
-          ...(await sealed(input.targets[i]!.cloudInit)),
-          ...endpointOf(input.targets[i]!.cloudInit),
+          ...(await recreateUserData(input.targets[i]!.cloudInit, cluster.id, t.uid)),
         };
         return parts.newRecord('recreate-proxy', cluster.id, t.name, record, { vmid: t.vmid, ...(t.vm.node ? { node: t.vm.node } : {}) });
       }),

@@ -57,7 +57,7 @@ export function ReconfigureDialog({ pending }: { pending: PendingAction }) {
 
   const problems = {
     disk: diskProblem(disk, todayGiB),
-    cloudInit: changeUserData ? userDataProblem(cloudInit) : undefined,
+    cloudInit: changeUserData ? userDataProblem(cloudInit, { presetsAbove: true }) : undefined,
     nothing:
       !machineType && disk.trim() === '' && !changeUserData
         ? 'Change at least one thing: the machine type, the disk or the user-data.'

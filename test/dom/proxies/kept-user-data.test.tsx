@@ -1,0 +1,85 @@
+/**
+ * Issue 23 item 4: Migrate and Recreate do not ask for the user-data of a
+ * proxy the app made (VmRow.userDataKept: main keeps what it put into the
+ * seed, sealed); for a proxy it has no record of they ask, with the presets
+ * there, and the words for an empty text point at presets only where the
+ * dialog has them.
+ */
+import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { NodeRow, VmRow } from '../../../shared/channels/inventory';
+import { userDataProblem } from '../../../shared/domain/user-data';
+import { ProxiesView } from '../../../renderer/src/views/proxies/ProxiesView';
+import { useInventory } from '../../../renderer/src/stores/inventory';
+import { useProfiles } from '../../../renderer/src/stores/profiles';
+import { useTasks } from '../../../renderer/src/stores/tasks';
+import { presets } from '../../../renderer/src/views/create/presets';
+import { createStubApi, type StubApi } from '../../support/stub-api';
+import { profile, profilesList } from '../settings/reports';
+import { cluster, giveElementsHeight, vm } from './data';
+
+let stub: StubApi;
+const GIB = 1024 ** 3;
+const node = (name: string): NodeRow => ({
+  node: name,
+  status: 'online',
+  memBytes: 2 * GIB,
+  maxmemBytes: 16 * GIB,
+  storages: [{ storage: 'proxy-seeds', content: ['iso'], shared: false, status: 'available' }],
+});
+function openAction(vms: VmRow[], name: string, action: string): HTMLElement {
+  act(() => useInventory.getState().applySnapshot({ revision: 1, clusters: [cluster(vms, { nodes: [node('pve1'), node('pve2')] })] }));
+  render(<ProxiesView />);
+  fireEvent.click(screen.getByRole('button', { name: `Details of ${name}` }));
+  fireEvent.click(within(screen.getByRole('group', { name: 'Actions' })).getByRole('button', { name: action }));
+  return screen.getByRole('dialog');
+}
+const sent = (channel: string) => stub.calls.filter(([c]) => c === channel).map(([, i]) => i);
+const started = { ok: true as const, value: { parentId: 'p', taskIds: ['t1'] } };
+const made = (vmid: number, patch: Partial<VmRow> = {}) => vm(vmid, { ours: true, template: 'debian-12', machineType: 'small', userDataKept: true, ...patch });
+
+beforeAll(() => giveElementsHeight(600));
+beforeEach(() => {
+  stub = createStubApi();
+  for (const c of ['tasks.migrate', 'tasks.recreate'] as const) stub.answer(c, () => started);
+  useTasks.setState({ api: stub.api, tasks: {}, loaded: true });
+  useProfiles.setState({ list: profilesList([profile({ id: 'demo', nodes: ['pve1', 'pve2'] })]) });
+  useInventory.setState({ api: undefined, loaded: false, clusters: [], revision: 0, error: undefined });
+});
+afterEach(cleanup);
+
+describe('the user-data the app keeps', () => {
+  it('Migrate of a proxy the app made, seed on local storage: no editor, the user-data is main’s', async () => {
+    const dialog = openAction([made(101)], 'proxy-101', 'Migrate…');
+    expect(dialog.querySelector('.cloud-init-editor')).toBeNull();
+    expect(within(dialog).getByText(/It uses the user-data it put into that seed itself/)).toBeTruthy();
+    await act(async () => fireEvent.click(within(dialog).getByRole('button', { name: 'Migrate to pve2' })));
+    expect(sent('tasks.migrate')).toEqual([{ clusterId: 'demo', to: 'pve2', targets: [{ vmid: 101, name: 'proxy-101' }] }]);
+  });
+
+  it('Migrate of a proxy it has no record of asks, offers the presets, and its empty-text words point at them', async () => {
+    const dialog = openAction([vm(102, { owner: 'marked', ours: false })], 'proxy-102', 'Migrate…');
+    expect(within(dialog).getByText(/has no record of the user-data of proxy-102/)).toBeTruthy();
+    const picker = within(dialog).getByRole('combobox', { name: 'Start from a preset' });
+    expect(within(picker).getAllByRole('option').map((o) => o.textContent)).toHaveLength(presets.length + 1);
+    await act(async () => fireEvent.click(within(dialog).getByRole('button', { name: /^Migrate to pve/ })));
+    expect(within(dialog).getByText(userDataProblem('', { presetsAbove: true })!)).toBeTruthy();
+    fireEvent.change(picker, { target: { value: 'tinyproxy' } });
+    const ack = within(dialog).queryAllByRole('checkbox')[0];
+    if (ack) fireEvent.click(ack); // an operator-made VM: the warning acknowledged
+    await act(async () => fireEvent.click(within(dialog).getByRole('button', { name: /^Migrate to pve/ })));
+    expect(sent('tasks.migrate')).toMatchObject([{ targets: [{ vmid: 102, cloudInit: presets[1]!.render(8888) }] }]);
+  });
+
+  it('Recreate of a proxy the app made uses its kept user-data unless the user gives new', async () => {
+    const dialog = openAction([made(103)], 'proxy-103', 'Recreate…');
+    expect(dialog.querySelector('.cloud-init-editor')).toBeNull();
+    await act(async () => fireEvent.click(within(dialog).getByRole('button', { name: 'Recreate proxy-103' })));
+    expect(sent('tasks.recreate')).toEqual([{ clusterId: 'demo', targets: [{ vmid: 103, name: 'proxy-103' }] }]);
+  });
+
+  it('words without presets never point at "a preset above"', () => {
+    expect(userDataProblem('')).not.toMatch(/preset/);
+    expect(userDataProblem('', { presetsAbove: true })).toMatch(/a preset above/);
+  });
+});
