@@ -212,7 +212,8 @@ export class ClusterInventory {
       // The machine type's size as the profile says it: the row names the type only while the VM still has that size.
       const size = made ? this.cluster.profile.machineTypes[made.machineType] : undefined;
       const origin = made && size ? { ...made, size: { cores: size.cores, memoryMiB: size.memoryMiB } } : made;
-      return { mark, address: this.guests.address(vmid), startedAt: this.guests.startedAt(vmid), origin };
+      const facts = { mark, address: this.guests.address(vmid), startedAt: this.guests.startedAt(vmid), origin };
+      return this.guests.addressedBefore(vmid) ? { ...facts, addressedBefore: true } : facts;
     });
     const nodesChanged = !sameNodes(this.nodes, nodes);
     this.nodes = nodes;

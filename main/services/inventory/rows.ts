@@ -47,10 +47,18 @@ export function isInventoried(r: ClusterResource, vmidRange: { min: number; max:
 
 export const isTaskLock = (lock: string | undefined): boolean => !!lock && lock !== LOCK_SUSPENDED;
 
-function stateOf(r: ClusterResource, marked: boolean, address: string | undefined): VmRowState {
+/**
+ * Issue 23 item 13: "provisioning" is a create's first boot, still without its address. A guest that had an address
+ * before (a reboot, a stop and start: GuestRuntime.addressedBefore) is running as Proxmox says, its address not back
+ * yet. (Not judged from the mark's created-at: a VM made long ago may boot for the first time now, a clone of a slow
+ * storage may take long, and the two clocks are the cluster's and this machine's.)
+ */
+const firstBoot = (facts: RowFacts) => facts.addressedBefore !== true;
+
+function stateOf(r: ClusterResource, marked: boolean, facts: RowFacts): VmRowState {
   if (!r.name && r.lock === 'clone') return 'provisioning';
   if (isTaskLock(r.lock)) return 'locked';
-  if (r.status === 'running') return marked && !address ? 'provisioning' : 'running';
+  if (r.status === 'running') return marked && !facts.address && firstBoot(facts) ? 'provisioning' : 'running';
   if (r.status === 'stopped') return 'stopped';
   return 'unknown';
 }
@@ -71,6 +79,8 @@ export interface RowFacts {
   startedAt: string | undefined;
   /** What this app made the VM from (its task history); null when it has no record of making it; undefined when not asked. */
   origin: ProxyOriginFacts | null | undefined;
+  /** The guest had an address before, this session (GuestRuntime.addressedBefore). */
+  addressedBefore?: boolean;
 }
 
 export function vmRow(clusterId: string, r: ClusterResource, facts: RowFacts): VmRow {
@@ -80,7 +90,7 @@ export function vmRow(clusterId: string, r: ClusterResource, facts: RowFacts): V
     clusterId,
     vmid: r.vmid!,
     node: r.node ?? '',
-    state: stateOf(r, marked, facts.address),
+    state: stateOf(r, marked, facts),
     status: r.status ?? 'unknown',
     owner: mark === undefined ? 'pending' : marked ? 'marked' : 'foreign',
     tags: splitTags(r.tags),
@@ -117,6 +127,7 @@ export function sameRowSource(before: { r: ClusterResource; facts: RowFacts }, r
     f.mark === facts.mark &&
     f.address === facts.address &&
     f.startedAt === facts.startedAt &&
+    f.addressedBefore === facts.addressedBefore &&
     (f.origin === null) === (facts.origin === null) &&
     f.origin?.template === facts.origin?.template &&
     f.origin?.machineType === facts.origin?.machineType &&

@@ -62,3 +62,20 @@ describe('the user-data this app put into a seed', () => {
     expect(Buffer.from(env.t.sim.state.iso('pv1-2', SEED_STORAGE, 'kept-reconf-seed.iso')!.bytes).equals(source)).toBe(true);
   });
 });
+
+describe('issue 23 item 9: a reconfigure to a machine type', () => {
+  it('changes cores and memory only ("Empty keeps it": the disk stays), and the record names the new type', async () => {
+    env = await demo();
+    const vmid = await made(env, 'kept-resize');
+    const diskBefore = String(env.t.sim.state.vm(vmid)?.config.scsi0 ?? env.t.sim.state.vm(vmid)?.config.virtio0);
+    const { taskIds } = await env.manager.reconfigure({ clusterId: 'sim', targets: [{ vmid, name: 'kept-resize' }], machineType: 'medium' });
+    const done = await env.manager.wait(taskIds[0]!);
+    expect(done.state, done.message).toBe('succeeded');
+    const config = env.t.sim.state.vm(vmid)!.config;
+    expect([config.cores, config.memory].map(String)).toEqual(['2', '2048']);
+    expect(String(config.scsi0 ?? config.virtio0)).toBe(diskBefore);
+    expect(done.steps.find((s) => s.name === 'resize')?.state ?? 'absent').not.toBe('done');
+    const uid = /proxy-operator-uid=([\w-]+)/.exec(String(config.description))![1]!;
+    expect(env.manager.proxyOrigin('sim', uid)?.machineType).toBe('medium');
+  });
+});
