@@ -83,3 +83,30 @@ describe('the user-data the app keeps', () => {
     expect(userDataProblem('', { presetsAbove: true })).toMatch(/a preset above/);
   });
 });
+
+describe('issue 23 item 9: Reconfigure says exactly what will change before it runs', () => {
+  it('to a machine type: cores and memory before → after, the disk stays (empty keeps it), and no disk is sent', async () => {
+    stub.answer('tasks.reconfigure', () => started);
+    const machineTypes = { small: { cores: 1, memoryMiB: 1024 }, medium: { cores: 2, memoryMiB: 2048, diskGiB: 8 } };
+    useProfiles.setState({ list: profilesList([profile({ id: 'demo', nodes: ['pve1', 'pve2'], machineTypes })]) });
+    const dialog = openAction([made(104, { diskBytes: 3 * GIB })], 'proxy-104', 'Reconfigure…');
+    const select = within(dialog).getByRole('combobox', { name: 'Machine type' });
+    const medium = within(select).getAllByRole('option').find((o) => o.textContent?.startsWith('medium'))!;
+    expect(medium.textContent).not.toMatch(/disk/);
+    fireEvent.change(select, { target: { value: 'medium' } });
+    const changes = within(dialog).getByRole('region', { name: 'What will change' });
+    expect(within(changes).getAllByRole('listitem').map((li) => li.textContent)).toEqual([
+      'CPU: 1 vCPU → 2 vCPU',
+      'Memory: 1 GiB → 2 GiB',
+      'Boot disk: 3 GiB (stays)',
+      'User-data: stays',
+    ]);
+    fireEvent.change(within(dialog).getByRole('spinbutton', { name: 'Boot disk (GiB)' }), { target: { value: '10' } });
+    expect(within(changes).getByText('Boot disk: 3 GiB → 10 GiB')).toBeTruthy();
+    fireEvent.change(within(dialog).getByRole('spinbutton', { name: 'Boot disk (GiB)' }), { target: { value: '' } });
+    await act(async () => fireEvent.click(within(dialog).getByRole('button', { name: 'Reconfigure proxy-104' })));
+    expect(sent('tasks.reconfigure')).toEqual([
+      { clusterId: 'demo', targets: [{ vmid: 104, name: 'proxy-104' }], machineType: 'medium', reboot: true },
+    ]);
+  });
+});
