@@ -36,7 +36,8 @@ function openAction(vms: VmRow[], name: string, action: string): HTMLElement {
 }
 const sent = (channel: string) => stub.calls.filter(([c]) => c === channel).map(([, i]) => i);
 const started = { ok: true as const, value: { parentId: 'p', taskIds: ['t1'] } };
-const made = (vmid: number, patch: Partial<VmRow> = {}) => vm(vmid, { ours: true, template: 'debian-12', machineType: 'small', userDataKept: true, ...patch });
+const made = (vmid: number, patch: Partial<VmRow> = {}) =>
+  vm(vmid, { ours: true, template: 'debian-12', machineType: 'small', userDataKept: true, ...patch });
 
 beforeAll(() => giveElementsHeight(600));
 beforeEach(() => {
@@ -61,7 +62,11 @@ describe('the user-data the app keeps', () => {
     const dialog = openAction([vm(102, { owner: 'marked', ours: false })], 'proxy-102', 'Migrate…');
     expect(within(dialog).getByText(/has no record of the user-data of proxy-102/)).toBeTruthy();
     const picker = within(dialog).getByRole('combobox', { name: 'Start from a preset' });
-    expect(within(picker).getAllByRole('option').map((o) => o.textContent)).toHaveLength(presets.length + 1);
+    expect(
+      within(picker)
+        .getAllByRole('option')
+        .map((o) => o.textContent),
+    ).toHaveLength(presets.length + 1);
     await act(async () => fireEvent.click(within(dialog).getByRole('button', { name: /^Migrate to pve/ })));
     expect(within(dialog).getByText(userDataProblem('', { presetsAbove: true })!)).toBeTruthy();
     fireEvent.change(picker, { target: { value: 'tinyproxy' } });
@@ -91,16 +96,17 @@ describe('issue 23 item 9: Reconfigure says exactly what will change before it r
     useProfiles.setState({ list: profilesList([profile({ id: 'demo', nodes: ['pve1', 'pve2'], machineTypes })]) });
     const dialog = openAction([made(104, { diskBytes: 3 * GIB })], 'proxy-104', 'Reconfigure…');
     const select = within(dialog).getByRole('combobox', { name: 'Machine type' });
-    const medium = within(select).getAllByRole('option').find((o) => o.textContent?.startsWith('medium'))!;
+    const medium = within(select)
+      .getAllByRole('option')
+      .find((o) => o.textContent?.startsWith('medium'))!;
     expect(medium.textContent).not.toMatch(/disk/);
     fireEvent.change(select, { target: { value: 'medium' } });
     const changes = within(dialog).getByRole('region', { name: 'What will change' });
-    expect(within(changes).getAllByRole('listitem').map((li) => li.textContent)).toEqual([
-      'CPU: 1 vCPU → 2 vCPU',
-      'Memory: 1 GiB → 2 GiB',
-      'Boot disk: 3 GiB (stays)',
-      'User-data: stays',
-    ]);
+    expect(
+      within(changes)
+        .getAllByRole('listitem')
+        .map((li) => li.textContent),
+    ).toEqual(['CPU: 1 vCPU → 2 vCPU', 'Memory: 1 GiB → 2 GiB', 'Boot disk: 3 GiB (stays)', 'User-data: stays']);
     fireEvent.change(within(dialog).getByRole('spinbutton', { name: 'Boot disk (GiB)' }), { target: { value: '10' } });
     expect(within(changes).getByText('Boot disk: 3 GiB → 10 GiB')).toBeTruthy();
     fireEvent.change(within(dialog).getByRole('spinbutton', { name: 'Boot disk (GiB)' }), { target: { value: '' } });
@@ -108,5 +114,27 @@ describe('issue 23 item 9: Reconfigure says exactly what will change before it r
     expect(sent('tasks.reconfigure')).toEqual([
       { clusterId: 'demo', targets: [{ vmid: 104, name: 'proxy-104' }], machineType: 'medium', reboot: true },
     ]);
+  });
+});
+
+describe('issue 23 item 13: the operator warning says who made them', () => {
+  it('a bulk Stop of operator-made proxies says the operator made them, and counts them', () => {
+    act(() =>
+      useInventory.getState().applySnapshot({
+        revision: 1,
+        clusters: [cluster([vm(101, { ours: false }), vm(102, { ours: false }), made(103)], { nodes: [node('pve1'), node('pve2')] })],
+      }),
+    );
+    render(<ProxiesView />);
+    for (const n of [101, 102, 103]) fireEvent.click(screen.getByRole('checkbox', { name: `Select proxy-${n}` }));
+    const group = screen.getByRole('group', { name: 'Actions on the selection' });
+    fireEvent.click(within(group).getByRole('button', { name: /^Stop/ }));
+    const dialog = screen.getByRole('dialog');
+    expect(dialog.textContent).not.toMatch(/not made by this app/);
+    expect(
+      within(dialog).getByText(
+        /^2 of these 3 proxies were made by the proxy operator \(the mark is the operator's\), not by this app: the operator reconciles them/,
+      ),
+    ).toBeTruthy();
   });
 });

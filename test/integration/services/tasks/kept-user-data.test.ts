@@ -43,6 +43,8 @@ describe('the user-data this app put into a seed', () => {
     const move = await env.manager.migrate({ clusterId: 'sim', targets: [{ vmid, name: 'kept-move' }], to: 'pv1-2' });
     const moved = await env.manager.wait(move.taskIds[0]!);
     expect(moved.state, moved.message).toBe('succeeded');
+    // Issue 23 item 13: the finished task names the node the VM is on now, the target.
+    expect(moved.node).toBe('pv1-2');
     expect(Buffer.from(env.t.sim.state.iso('pv1-2', SEED_STORAGE, 'kept-move-seed.iso')!.bytes).equals(source)).toBe(true);
     expect(readFileSync(join(env.dir, PROXY_RECORDS_FILE), 'utf8')).not.toContain('SENTINEL-kept-4711');
   });

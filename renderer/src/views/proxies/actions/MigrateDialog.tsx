@@ -18,7 +18,7 @@ import { useInventory } from '../../../stores/inventory';
 import { useProfiles } from '../../../stores/profiles';
 import { useTasks } from '../../../stores/tasks';
 import { useProxyActions, type PendingAction } from './action-store';
-import { ActionTargets, OperatorAcknowledgement } from './ActionTargets';
+import { ActionTargets, OperatorAcknowledgement, operatorCount } from './ActionTargets';
 import { nameOf } from './ConfirmAction';
 import { perCluster, targetOf } from './run-actions';
 import { useDialogSend } from './use-dialog-send';
@@ -168,7 +168,9 @@ export function MigrateDialog({ pending }: { pending: PendingAction }) {
       ) : (
         <p>The seed ISO is on shared storage ({isoStorage}): it stays where it is and the proxy keeps it.</p>
       )}
-      {pending.needsAcknowledgement && <OperatorAcknowledgement checked={acknowledged} onChange={setAcknowledged} />}
+      {pending.needsAcknowledgement && (
+        <OperatorAcknowledgement checked={acknowledged} onChange={setAcknowledged} {...operatorCount(pending.rows)} />
+      )}
       {tried && problems.ack && <p className="field-problem">{problems.ack}</p>}
       {error && <ErrorNotice error={error} title="The migrate did not start" />}
     </Dialog>

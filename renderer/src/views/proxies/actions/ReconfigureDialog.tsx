@@ -17,7 +17,7 @@ import { Field } from '../../../components/common/Field';
 import { useProfiles } from '../../../stores/profiles';
 import { useTasks } from '../../../stores/tasks';
 import { useProxyActions, type PendingAction } from './action-store';
-import { ActionTargets, OperatorAcknowledgement } from './ActionTargets';
+import { ActionTargets, OperatorAcknowledgement, operatorCount } from './ActionTargets';
 import { nameOf } from './ConfirmAction';
 import { perCluster, targetOf } from './run-actions';
 import { useDialogSend } from './use-dialog-send';
@@ -177,7 +177,9 @@ export function ReconfigureDialog({ pending }: { pending: PendingAction }) {
           next start (connections through it drop until it is back)
         </label>
       )}
-      {pending.needsAcknowledgement && <OperatorAcknowledgement checked={acknowledged} onChange={setAcknowledged} />}
+      {pending.needsAcknowledgement && (
+        <OperatorAcknowledgement checked={acknowledged} onChange={setAcknowledged} {...operatorCount(pending.rows)} />
+      )}
       {tried && (problems.nothing ?? problems.ack) && <p className="field-problem">{problems.nothing ?? problems.ack}</p>}
       {error && <ErrorNotice error={error} title="The reconfigure did not start" />}
     </Dialog>

@@ -15,7 +15,7 @@ import { Field } from '../../../components/common/Field';
 import { useProfiles } from '../../../stores/profiles';
 import { useTasks } from '../../../stores/tasks';
 import { useProxyActions, type PendingAction } from './action-store';
-import { ActionTargets, OperatorAcknowledgement } from './ActionTargets';
+import { ActionTargets, OperatorAcknowledgement, operatorCount } from './ActionTargets';
 import { nameOf } from './ConfirmAction';
 import { perCluster, targetOf } from './run-actions';
 import { useDialogSend } from './use-dialog-send';
@@ -137,7 +137,9 @@ export function RecreateDialog({ pending }: { pending: PendingAction }) {
           }
         />
       )}
-      {pending.needsAcknowledgement && <OperatorAcknowledgement checked={acknowledged} onChange={setAcknowledged} />}
+      {pending.needsAcknowledgement && (
+        <OperatorAcknowledgement checked={acknowledged} onChange={setAcknowledged} {...operatorCount(pending.rows)} />
+      )}
       {tried && problems.ack && <p className="field-problem">{problems.ack}</p>}
       {error && <ErrorNotice error={error} title="The recreate did not start" />}
     </Dialog>
