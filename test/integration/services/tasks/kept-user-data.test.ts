@@ -70,7 +70,11 @@ describe('issue 23 item 9: a reconfigure to a machine type', () => {
     env = await demo();
     const vmid = await made(env, 'kept-resize');
     const diskBefore = String(env.t.sim.state.vm(vmid)?.config.scsi0 ?? env.t.sim.state.vm(vmid)?.config.virtio0);
-    const { taskIds } = await env.manager.reconfigure({ clusterId: 'sim', targets: [{ vmid, name: 'kept-resize' }], machineType: 'medium' });
+    const { taskIds } = await env.manager.reconfigure({
+      clusterId: 'sim',
+      targets: [{ vmid, name: 'kept-resize' }],
+      machineType: 'medium',
+    });
     const done = await env.manager.wait(taskIds[0]!);
     expect(done.state, done.message).toBe('succeeded');
     const config = env.t.sim.state.vm(vmid)!.config;

@@ -41,7 +41,9 @@ describe('a proxy row', () => {
   it('names the machine type only while the VM has its size', () => {
     expect(vmRow('c', r(), facts()).machineType).toBeUndefined(); // 2 vCPU, 2 GiB is not "small"
     expect(vmRow('c', r({ maxcpu: 1, maxmem: 1024 * 1024 * 1024 }), facts()).machineType).toBe('small');
-    const medium = facts({ origin: { template: 'debian-13', machineType: 'medium', size: { cores: 2, memoryMiB: 2048 }, userDataKept: true } });
+    const medium = facts({
+      origin: { template: 'debian-13', machineType: 'medium', size: { cores: 2, memoryMiB: 2048 }, userDataKept: true },
+    });
     expect(vmRow('c', r(), medium)).toMatchObject({ machineType: 'medium', userDataKept: true });
   });
 

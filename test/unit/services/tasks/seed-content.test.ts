@@ -19,11 +19,12 @@ const open = (dir: string) => new ProxyRecords({ dir, logger: createLogger({ sin
 describe('the port a seed makes its proxy listen on', () => {
   it("reads each Create preset's port, at any port the user picked", () => {
     for (const p of presets)
-      for (const port of [p.defaultPort, 4321])
-        expect(endpointOfUserData(p.render(port)), p.id).toEqual({ protocol: p.protocol, port });
+      for (const port of [p.defaultPort, 4321]) expect(endpointOfUserData(p.render(port)), p.id).toEqual({ protocol: p.protocol, port });
   });
   it("reads Dante's SOCKS5 port, and says nothing of user-data without a proxy daemon", () => {
-    expect(endpointOfUserData(`#cloud-config\nwrite_files:\n  - content: |\n${danteConfig(1085, 'pass').replace(/^/gm, '      ')}`)).toEqual({
+    expect(
+      endpointOfUserData(`#cloud-config\nwrite_files:\n  - content: |\n${danteConfig(1085, 'pass').replace(/^/gm, '      ')}`),
+    ).toEqual({
       protocol: 'socks5',
       port: 1085,
     });
@@ -38,7 +39,14 @@ describe("the proxy's record of its seed", () => {
     const text = presets[1]!.render(8888).replace('Timeout 600', 'Timeout 600 # SENTINEL-pw-4711');
     const records = open(dir);
     records.noteOrigins([
-      { clusterId: 'c', uid: 'u1', template: 't', machineType: 'small', sealedUserData: await sealer.seal(text), endpoint: endpointOfUserData(text) },
+      {
+        clusterId: 'c',
+        uid: 'u1',
+        template: 't',
+        machineType: 'small',
+        sealedUserData: await sealer.seal(text),
+        endpoint: endpointOfUserData(text),
+      },
     ]);
     const again = open(dir);
     expect(await sealer.open(again.sealedUserData('c', 'u1')!)).toBe(text);
