@@ -45,4 +45,5 @@ export function endpointOfUserData(text: string): ProxyEndpoint | undefined {
 }
 
 /** The proxy's URL as a client is given it (`http://10.0.0.5:8888`, `socks5://…:1080`). */
-export const proxyUrl = (e: ProxyEndpoint, address: string) => `${e.protocol}://${address.includes(':') ? `[${address}]` : address}:${e.port}`;
+export const proxyUrl = (e: ProxyEndpoint, address: string) =>
+  `${e.protocol}://${address.includes(':') ? `[${address}]` : address}:${e.port}`;

@@ -41,7 +41,10 @@ const ProxyRecord = z
     /** The user-data of the seed this app last wrote whole, sealed by the task sealer. */
     sealedUserData: z.string().optional(),
     /** The protocol and port that user-data listens on; absent when it names no daemon the app knows. */
-    endpoint: z.object({ protocol: z.enum(['http', 'socks5']), port: z.number().int().min(1).max(65_535) }).strict().optional(),
+    endpoint: z
+      .object({ protocol: z.enum(['http', 'socks5']), port: z.number().int().min(1).max(65_535) })
+      .strict()
+      .optional(),
   })
   .strict();
 export type ProxyRecord = z.infer<typeof ProxyRecord>;

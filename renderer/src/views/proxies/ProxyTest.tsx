@@ -61,10 +61,7 @@ export function ProxyTest({ row }: { row: ProxyRow }) {
         }}
       >
         <Field label="Protocol">
-          <select
-            value={protocol}
-            onChange={(e) => setProtocol(e.target.value as ProxyProtocol)}
-          >
+          <select value={protocol} onChange={(e) => setProtocol(e.target.value as ProxyProtocol)}>
             <option value="http">HTTP</option>
             <option value="socks5">SOCKS5</option>
           </select>
