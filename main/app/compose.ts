@@ -157,12 +157,19 @@ export function composeApp(options: ComposeOptions): ComposedApp {
     settings: () => profiles.settings(),
     dataDir: options.dataDir,
     power: options.powerState,
-    // The demo knows which preset each of its proxies runs (its loopback stand-ins speak it).
-    endpointHint: (clusterId, vmid) =>
-      profiles.directory
-        .list()
-        .find((cluster) => cluster.id === clusterId && cluster.demo)
-        ?.demoProxies?.endpoint(vmid),
+    // Before any Test: the port the user-data this app put into the seed listens on (proxy-records.ts); else the
+    // demo's, which knows which preset each of its proxies runs (its loopback stand-ins speak it).
+    endpointHint: (clusterId, vmid) => {
+      const uid = monitoring.inventory.vm(clusterId, vmid)?.uid;
+      const recorded = uid === undefined ? undefined : taskServices.tasks.proxyEndpoint(clusterId, uid);
+      return (
+        recorded ??
+        profiles.directory
+          .list()
+          .find((cluster) => cluster.id === clusterId && cluster.demo)
+          ?.demoProxies?.endpoint(vmid)
+      );
+    },
     logger,
     ...options.checks,
   });

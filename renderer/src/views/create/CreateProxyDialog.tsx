@@ -397,6 +397,7 @@ export function CreateProxyDialog() {
             onChange={(cloudInit) => setDraft((d) => ({ ...d, cloudInit }))}
             label="Cloud-init user-data"
             describedBy={editorHelp}
+            presetsAbove
           />
           <span id={editorHelp} className={shown.cloudInit ? 'field-problem' : 'field-help'}>
             {shown.cloudInit ??

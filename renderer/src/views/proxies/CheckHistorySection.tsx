@@ -65,7 +65,7 @@ export function CheckHistorySection({ row }: { row: ProxyRow }) {
           {history.idleReason && <p className="muted">Not checked now: {history.idleReason}</p>}
           <p className="muted">
             Checked as {history.endpoint.protocol === 'socks5' ? 'SOCKS5' : 'HTTP'} on port {history.endpoint.port}: the protocol and port
-            of the last Test (before any Test, HTTP on 3128, or the demo preset&apos;s).
+            of the last Test (before any Test, the ones its user-data sets up, else HTTP on 3128).
           </p>
           {checks.length === 0 ? (
             <p>No check in the last {HISTORY_HOURS} hours yet.</p>
