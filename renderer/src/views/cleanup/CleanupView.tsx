@@ -9,7 +9,7 @@ import { ConfirmDialog } from '../../components/common/ConfirmDialog';
 import { EmptyState } from '../../components/common/EmptyState';
 import { ErrorNotice } from '../../components/common/ErrorNotice';
 import { Toolbar } from '../../components/common/Toolbar';
-import { formatRelativeTime } from '../../format';
+import { RelativeTime } from '../../components/common/Time';
 import { seedKey, useCleanup } from '../../stores/cleanup';
 import { useActionsAvailable } from '../../stores/connection';
 import { useInventory } from '../../stores/inventory';
@@ -77,7 +77,7 @@ export function CleanupView() {
       ) : (
         <>
           <p className="muted">
-            Scanned {formatRelativeTime(report.scannedAt)}; seeds and VMs younger than {report.graceMinutes} minutes are never offered.
+            Scanned <RelativeTime at={report.scannedAt} />; seeds and VMs younger than {report.graceMinutes} minutes are never offered.
           </p>
           {report.problems.map((p) => (
             <ErrorNotice

@@ -10,7 +10,7 @@ import { CopyButton } from '../../components/common/CopyButton';
 import { ErrorNotice } from '../../components/common/ErrorNotice';
 import { ProgressBar } from '../../components/common/ProgressBar';
 import { StateBadge } from '../../components/common/StateBadge';
-import { formatDateTime, formatRelativeTime } from '../../format';
+import { DateTime, RelativeTime } from '../../components/common/Time';
 import { useActionsAvailable } from '../../stores/connection';
 import { useInventory } from '../../stores/inventory';
 import { useProxyFocus } from '../../stores/proxy-focus';
@@ -100,7 +100,7 @@ function Address({ task }: { task: TaskView }) {
       <h3>Address</h3>
       {address.state === 'waiting' && (
         <p role="status">
-          Waiting for the guest agent to report an address (since {formatRelativeTime(address.since)}). The proxy is usable once it
+          Waiting for the guest agent to report an address (since <RelativeTime at={address.since} />). The proxy is usable once it
           has one.
         </p>
       )}
@@ -197,8 +197,8 @@ export function TaskDetails({ task }: { task: TaskView }) {
         <span className="muted">
           {cluster.removed ? ' · cluster removed' : ''}
           {task.node ? ` on ${task.node}` : ''}
-          {task.vmid ? `, VM ${task.vmid}` : ''} · started {formatDateTime(task.startedAt ?? task.createdAt)} (
-          {formatRelativeTime(task.startedAt ?? task.createdAt)})
+          {task.vmid ? `, VM ${task.vmid}` : ''} · started <DateTime at={task.startedAt ?? task.createdAt} /> (
+          <RelativeTime at={task.startedAt ?? task.createdAt} />)
           {task.attempts > 1 ? ` · attempt ${task.attempts}` : ''}
         </span>
       </header>
