@@ -55,10 +55,15 @@ export interface Layout {
   columns: Column[];
   /** The CSS grid template for every row, the checkbox column first. */
   template: string;
+  /** Name and Cluster are at their SQUEEZED widths: the name cell shows no owner badge. */
+  compact: boolean;
 }
 
-/** Least widths of Name and Cluster when both must stay: a long text is cut (its tooltip whole) rather than dropped. */
-const SQUEEZED: Record<string, number> = { name: 110, cluster: 90 };
+/**
+ * Least widths of Name and Cluster when both must stay: a long text is cut (its tooltip whole) rather than dropped,
+ * and the name cell leaves out its owner badge (said in the name's tooltip and the drawer) so the name still shows.
+ */
+const SQUEEZED: Record<string, number> = { name: 130, cluster: 90 };
 /** Name, State, Address, Cluster and Last check: the narrower mins are tried before any of these is dropped. */
 const ESSENTIAL = 3.5;
 
@@ -70,6 +75,7 @@ const ESSENTIAL = 3.5;
  */
 export function layoutFor(width: number, withCluster: boolean): Layout {
   let shown = allColumns.filter((c) => withCluster || c.id !== 'cluster');
+  let compact = false;
   const need = (cs: Column[]) => ROW_PADDING + CHECK_WIDTH + cs.reduce((sum, c) => sum + c.min + COLUMN_GAP, 0);
   if (width > 0) {
     const kept = (c: Column) => withCluster && ['state', 'cluster'].includes(c.id);
@@ -82,12 +88,15 @@ export function layoutFor(width: number, withCluster: boolean): Layout {
     };
     const current = (cs: Column[]) => cs.map((c) => shown.find((s) => s.id === c.id)).filter((c) => c !== undefined);
     drop(dropOrder.filter((c) => c.priority > ESSENTIAL));
-    if (withCluster && need(shown) > width) shown = shown.map((c) => (SQUEEZED[c.id] ? { ...c, min: SQUEEZED[c.id]! } : c));
+    if (withCluster && need(shown) > width) {
+      compact = true;
+      shown = shown.map((c) => (SQUEEZED[c.id] ? { ...c, min: SQUEEZED[c.id]! } : c));
+    }
     drop(current(dropOrder.filter((c) => c.priority <= ESSENTIAL && !kept(c))));
     drop(current(dropOrder.filter(kept)));
   }
   const template = [`${CHECK_WIDTH}px`, ...shown.map((c) => (c.grow ? `minmax(${c.min}px, ${c.grow}fr)` : `${c.min}px`))].join(' ');
-  return { columns: shown, template };
+  return { columns: shown, template, compact };
 }
 
 /** The columns whose text depends on the time (a drawn row is redrawn when that text changes). */
