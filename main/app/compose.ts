@@ -114,6 +114,8 @@ export function composeApp(options: ComposeOptions): ComposedApp {
     directory: profiles.directory,
     bus,
     logger,
+    // A scan that names no grace period uses Settings' (it used the built-in 15 min whatever Settings said).
+    cleanupGraceMinutes: () => profiles.settings().cleanupGraceMinutes,
     dataDir: options.dataDir,
     onOperationFinished: monitoring.refreshAfterOperation,
     // A create's last step waits for the address the inventory reads from the guest agent (no polling of its own).

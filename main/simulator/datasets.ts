@@ -175,6 +175,10 @@ export const DEMO_SHARED_STORAGE: StorageDefinition = {
 /** The demo's mid-clone VM; startSimulator starts a long clone onto it. */
 export const DEMO_MID_CLONE = { node: 'pv1-1', template: 9001, newid: 150_004, name: 'proxy-k4m2q7zt3xw9bv5npa' } as const;
 
+/** The demo's one orphan seed (no VM uses it), on pv1-1. */
+export const DEMO_ORPHAN_SEED = 'proxy-orphan0000000000000-seed.iso';
+export const DEMO_ORPHAN_NODE = 'pv1-1';
+
 export function demoCluster(): ClusterDefinition {
   const pv1 = demoNode('pv1-1', [
     goodTemplate(9001, DEMO_SHARED_STORAGE.storage, true),
@@ -185,7 +189,7 @@ export function demoCluster(): ClusterDefinition {
     proxyVm(150_002, 'proxy-b3n8v5c2x7z4l9k1j6', '8e7d6c5b-4a39-4281-b7f6-e5d4c3b2a190', 'running', 4),
     { ...plainVm(150_099, 'proxy-lookalike-not-ours', 'running') },
   ]);
-  pv1.isos![SEED_STORAGE]!.push('proxy-orphan0000000000000-seed.iso');
+  pv1.isos![SEED_STORAGE]!.push(DEMO_ORPHAN_SEED);
   const pv2 = demoNode('pv1-2', [
     goodTemplate(9101),
     proxyVm(150_003, 'proxy-c9h4g1f6d3s8a2p7o5', 'c1d2e3f4-a5b6-4c7d-8e9f-0a1b2c3d4e5f', 'running'),

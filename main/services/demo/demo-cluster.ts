@@ -8,7 +8,7 @@ import { createProvider, createPveClient, parseProfile, type ProfileInput } from
 import { APP_CLIENT_PACE } from '../clusters/client-policy';
 import type { Logger } from '../../log/logger';
 import { registerSecret } from '../../log/secrets';
-import { SEED_STORAGE, startSimulator, type Simulator } from '../../simulator';
+import { DEMO_ORPHAN_NODE, DEMO_ORPHAN_SEED, SEED_STORAGE, startSimulator, type Simulator } from '../../simulator';
 import type { ProfileSummary } from '../../../shared/domain/profile';
 import type { Cluster } from '../clusters/cluster';
 import { startDemoProxies, type DemoProxies } from './demo-proxies';
@@ -49,6 +49,10 @@ export function templatesOf(sim: Simulator): ProfileInput['templates'] {
 
 export async function startDemoCluster(logger: Logger, timeScale = 1): Promise<DemoCluster> {
   const sim = await startSimulator({ dataset: 'demo', timeScale, logger: logger.child({ part: 'demo-simulator' }) });
+  // The demo's orphan seed is what a create that crashed two hours ago left: older than the cleanup's grace period
+  // (15 min), so the first scan of a newcomer offers it instead of keeping it as "too young" (issue 23).
+  const orphan = sim.state.iso(DEMO_ORPHAN_NODE, SEED_STORAGE, DEMO_ORPHAN_SEED);
+  if (orphan) orphan.ctime -= 2 * 3600;
   const token = sim.tokens.admin;
   if (!token) throw new Error('the simulator offers no admin token');
   registerSecret(token.secret);
