@@ -40,10 +40,8 @@ export function layoutProblems(root?: string | null): LayoutProblem[] {
     const text = (el.textContent ?? '').replace(/\s+/g, ' ').trim().slice(0, 40);
     return `${el.tagName.toLowerCase()}${id}${cls}${text ? ` "${text}"` : ''}`;
   };
-  const visible = (el: Element): boolean => {
-    const s = getComputedStyle(el);
-    return s.visibility !== 'hidden' && s.visibility !== 'collapse' && Number(s.opacity) > 0;
-  };
+  // Also false inside a closed <details> and under display: none or content-visibility: hidden.
+  const visible = (el: Element): boolean => el.checkVisibility({ opacityProperty: true, visibilityProperty: true });
   const clips = (el: Element): { x: boolean; y: boolean } => {
     const s = getComputedStyle(el);
     return { x: s.overflowX !== 'visible', y: s.overflowY !== 'visible' };
@@ -85,7 +83,7 @@ export function layoutProblems(root?: string | null): LayoutProblem[] {
       what: 'document',
       detail: `scrolls sideways: ${doc.scrollWidth} px wide in a ${doc.clientWidth} px window`,
     });
-  const elements = [...scope.querySelectorAll('*')].filter((el) => !['SCRIPT', 'STYLE', 'OPTION', 'BR'].includes(el.tagName));
+  const elements = [scope, ...scope.querySelectorAll('*')].filter((el) => !['SCRIPT', 'STYLE', 'OPTION', 'BR'].includes(el.tagName));
   const offScreen: Element[] = [];
   for (const el of elements) {
     const r = el.getBoundingClientRect();
