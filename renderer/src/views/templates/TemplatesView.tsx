@@ -11,6 +11,7 @@ import { useDoctor } from '../../stores/doctor';
 import { useActionsAvailable } from '../../stores/connection';
 import { useSecretNeeded } from '../../stores/secrets-needed';
 import { clustersOf, useProfiles } from '../../stores/profiles';
+import { useUi } from '../../stores/ui';
 import { ViewFrame } from '../Placeholder';
 import { CatalogueTable } from './CatalogueTable';
 import { DiscoveredTable } from './DiscoveredTable';
@@ -21,6 +22,13 @@ import { BuildTemplateButton } from './builder/BuildTemplateDialog';
 export function TemplatesView() {
   const clusters = clustersOf(useProfiles((s) => s.list));
   const [chosen, setChosen] = useState<string>();
+  // A link (the search) asks for one cluster's catalogue.
+  const request = useUi((s) => s.templatesRequest);
+  useEffect(() => {
+    if (!request) return;
+    setChosen(request.clusterId);
+    useUi.getState().clearTemplatesRequest();
+  }, [request]);
   const profile = clusters.find((c) => c.id === chosen) ?? clusters[0];
   const key = `templates:${profile?.id ?? ''}`;
   const run = useDoctor((s) => s.runs[key]);
@@ -77,8 +85,8 @@ export function TemplatesView() {
       {!editable && <p className="muted">The demo cluster is built in: its catalogue and machine types can be looked at, not changed.</p>}
       {secretNeeded && (
         <p className="muted" role="status">
-          Not checked: the token secret of {profile.name} is needed to look at its templates (see the banner above). The catalogue
-          below is as saved.
+          Not checked: the token secret of {profile.name} is needed to look at its templates (see the banner above). The catalogue below is
+          as saved.
         </p>
       )}
       {run?.error && !secretNeeded && <ErrorNotice title="The templates could not be checked" error={run.error} onRetry={check} />}
@@ -98,7 +106,9 @@ export function TemplatesView() {
       {verdicts ? (
         <DiscoveredTable profile={profile} verdicts={verdicts} editable={editable} onAdd={add} />
       ) : (
-        <p className="muted">{run?.running ? 'Looking for templates…' : secretNeeded ? 'Not checked: the token secret is needed.' : 'Not checked yet.'}</p>
+        <p className="muted">
+          {run?.running ? 'Looking for templates…' : secretNeeded ? 'Not checked: the token secret is needed.' : 'Not checked yet.'}
+        </p>
       )}
       <h2>Machine types</h2>
       <MachineTypesEditor profile={profile} editable={editable} />
