@@ -19,7 +19,10 @@ import { cluster, task, vm } from '../proxies/data';
 import { profile, profilesList } from '../settings/reports';
 
 const clusters = [cluster([vm(101, { name: 'egress-paris' }), vm(102, { name: 'egress-tokyo', node: 'pve2' })])];
-const profiles = [profile({ id: 'demo', name: 'Demo cluster (simulated)', templates: { 'debian-13-template': { vmid: 9000 } } })];
+const profiles = [
+  profile({ id: 'demo', name: 'Demo cluster (simulated)', demo: true, templates: { 'debian-13-template': { vmid: 9000 } } }),
+  profile({ id: 'home', name: 'homelab', templates: { 'debian-12-proxy': { vmid: 9001 } } }),
+];
 const tasks = { t1: task('t1', { target: 'egress-paris', state: 'succeeded', createdAt: '2026-12-01T10:00:00.000Z' }) };
 
 function setStores() {
@@ -56,9 +59,10 @@ describe('search from anywhere (Ctrl+K)', () => {
       expect.stringMatching(/^Nodepve1/),
       expect.stringMatching(/^Nodepve2/),
       expect.stringMatching(/^Templatedebian-13-template/),
+      expect.stringMatching(/^Templatedebian-12-proxy/),
       expect.stringMatching(/^Task.*egress-paris/),
     ]);
-    expect(screen.getByRole('status', { name: 'Search results' }).textContent).toContain('6 results');
+    expect(screen.getByRole('status', { name: 'Search results' }).textContent).toContain('7 results');
   });
 
   it('narrows as one types, every word anywhere, the name that starts with it first; says when nothing matches', () => {
@@ -99,7 +103,7 @@ describe('search from anywhere (Ctrl+K)', () => {
     press('Enter');
     expect(screen.queryByRole('dialog', { name: 'Search' })).toBeNull();
     expect(useUi.getState().view).toBe('proxies');
-    expect(useProxyFocus.getState().key ?? 'taken by the view').toMatch(/^(demo\/102|taken by the view)$/);
+    expect(screen.getByRole('complementary', { name: 'Details of egress-tokyo' })).toBeTruthy();
   });
 
   it('Enter on a node opens its page; on a template, its cluster in Templates; on a task, its details', () => {
@@ -110,12 +114,14 @@ describe('search from anywhere (Ctrl+K)', () => {
     expect(options().map((o) => o.textContent)).toEqual([expect.stringMatching(/^Nodepve2/), expect.stringMatching(/^Proxyegress-tokyo/)]);
     press('Enter');
     expect(useUi.getState().view).toBe('nodes');
-    expect(useUi.getState().nodeRequest ?? { clusterId: 'demo', node: 'pve2' }).toEqual({ clusterId: 'demo', node: 'pve2' });
+    expect(screen.getByRole('heading', { level: 2, name: /^pve2/ })).toBeTruthy();
 
     open();
-    type('debian');
+    // A template of the second cluster: Templates opens on that cluster, not the first.
+    type('debian-12');
     press('Enter');
     expect(useUi.getState().view).toBe('templates');
+    expect((screen.getByRole('combobox', { name: 'Cluster' }) as HTMLSelectElement).value).toBe('home');
 
     open();
     type('task paris');
@@ -157,6 +163,7 @@ describe('the matching (search-items.ts)', () => {
       'node pve1',
       'node pve2',
       'template debian-13-template',
+      'template debian-12-proxy',
       'task Create egress-paris',
     ]);
     expect(items[1]!.detail).toBe('VM 102 · running · 10.0.0.102 · pve2 · Demo cluster (simulated)');
@@ -166,5 +173,6 @@ describe('the matching (search-items.ts)', () => {
     expect(matchItems(items, '10.0.0.101').map((i) => i.label)).toEqual(['egress-paris']);
     expect(matchItems(items, 'EGRESS create').map((i) => i.label)).toEqual(['Create egress-paris']);
     expect(matchItems(items, 'template 9000').map((i) => i.label)).toEqual(['debian-13-template']);
+    expect(matchItems(items, 'homelab').map((i) => i.label)).toEqual(['debian-12-proxy']);
   });
 });
