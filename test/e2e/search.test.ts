@@ -3,11 +3,13 @@
  * cluster in Chromium, with the keyboard only: from any view Ctrl+K opens the
  * search, typing narrows it, the arrows move, Enter opens a proxy's drawer,
  * a node's page, a template's catalogue and a task's details, Escape closes
- * and focus comes back; axe finds nothing wrong with it open.
+ * and focus comes back; axe finds nothing wrong with it open. Its picture:
+ * search-light.png (support/screenshots.ts).
  */
 import { expect, it } from 'vitest';
 import { axeViolations, formatViolations } from '../support/axe';
 import { demoHost, describeE2e } from '../support/e2e';
+import { screenshotPath } from '../support/screenshots';
 
 const poll = { timeout: 30_000 };
 const proxy = 'proxy-b3n8v5c2x7z4l9k1j6';
@@ -41,6 +43,7 @@ describeE2e('search from anywhere (Ctrl+K)', { host: demoHost, viewport: { width
     await expect.poll(() => active(), poll).toMatch(/^Nodepv1-1/);
     await page.keyboard.press('ArrowDown');
     expect(await active()).toMatch(/^Nodepv1-2/);
+    await page.screenshot({ path: screenshotPath('search-light.png') });
     await page.keyboard.press('Enter');
     await expect.poll(() => heading().textContent(), poll).toBe('Nodes');
     await expect.poll(() => page.getByRole('table', { name: 'Storages of pv1-2' }).count(), poll).toBe(1);

@@ -308,7 +308,9 @@ describeE2e('the walk: every view and dialog at two sizes, light and dark, laid 
           });
           if (lines.length > 0) report.push([`${where}:`, ...lines].join('\n'));
           await page.screenshot({
-            path: screenshotPath(`walk-${place.name.replace(/\W+/g, '-').toLowerCase()}-${size.width}-${theme}.png`),
+            path: screenshotPath(
+              `walk-${place.name.replace(/\W+/g, ' ').trim().replace(/ /g, '-').toLowerCase()}-${size.width}-${theme}.png`,
+            ),
           });
           walked++;
         }

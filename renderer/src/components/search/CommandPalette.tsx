@@ -113,7 +113,9 @@ function Palette({ onClose }: { onClose: () => void }) {
           >
             <span className={`search-kind kind-${item.kind}`}>{kindWord[item.kind]}</span>
             <span className="search-label">{item.label}</span>
-            <span className="search-detail muted">{item.detail}</span>
+            <span className="search-detail muted" title={item.detail}>
+              {item.detail}
+            </span>
           </li>
         ))}
       </ul>
