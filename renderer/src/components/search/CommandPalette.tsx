@@ -129,8 +129,10 @@ export function CommandPalette() {
   useEffect(() => {
     const onKey = (e: globalThis.KeyboardEvent) => {
       if (!(e.ctrlKey || e.metaKey) || e.altKey || e.shiftKey || e.key.toLowerCase() !== 'k') return;
+      // Inside a dialog the key stays the dialog's own (the YAML editor's, say).
+      if (isDialogOpen()) return;
       e.preventDefault();
-      if (!isDialogOpen()) setOpen(true);
+      setOpen(true);
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
