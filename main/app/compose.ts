@@ -174,6 +174,7 @@ export function composeApp(options: ComposeOptions): ComposedApp {
     bus,
     directory: profiles.directory,
     inventorySnapshot: () => monitoring.inventory.snapshot(),
+    inventoryVm: (clusterId, vmid) => monitoring.inventory.vm(clusterId, vmid),
     healthSnapshot: () => monitoring.health.snapshot(),
     settings: () => profiles.settings(),
     updateSettings: (patch) => profiles.updateSettings(patch),
@@ -186,7 +187,6 @@ export function composeApp(options: ComposeOptions): ComposedApp {
     confirmFailure: (clusterId, vmid) => checks.checkSoon(clusterId, vmid, FAILURE_CONFIRMATION_MS),
     ...options.alerts,
   });
-  const offCheckAlerts = checks.onCheckResult((record, proxy) => alerts.observeCheck(record, proxy));
   alerts.start();
   // Every settings change sets the task limits again (queued work is served under the new ones at once) and the
   // history's retention (applied at once).
@@ -205,7 +205,11 @@ export function composeApp(options: ComposeOptions): ComposedApp {
     // Test's result is recorded in the history too: this `proxies.test` replaces the one in monitoring.handlers.
     ...recordedTestHandlers(checks),
     ...checksHandlers(checks),
-    ...alertsHandlers(alerts, () => profiles.settings(), () => profiles.settings().checkIntervalMinutes ?? DEFAULT_CHECK_INTERVAL_MINUTES),
+    ...alertsHandlers(
+      alerts,
+      () => profiles.settings(),
+      () => profiles.settings().checkIntervalMinutes ?? DEFAULT_CHECK_INTERVAL_MINUTES,
+    ),
     ...templatesHandlers({ directory: profiles.directory, tasks: taskServices.tasks, catalogue: profileCatalogue(profiles) }),
     // Issue 15: Proxmox's RRD graphs, read when a view opens them.
     ...rrdHandlers(createRrdService({ directory: profiles.directory, logger: logger.child({ part: 'rrd' }) })),
@@ -230,7 +234,6 @@ export function composeApp(options: ComposeOptions): ComposedApp {
       history.flush();
       clearInterval(statusTimer);
       offLimits();
-      offCheckAlerts();
       await alerts.close();
       checks.stop();
       monitoring.close();

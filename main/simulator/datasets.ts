@@ -144,11 +144,19 @@ export function minimalCluster(): ClusterDefinition {
   };
 }
 
+/**
+ * A demo node's storages: `local` also holds disk images to import, as `pvesm set local --content
+ * iso,vztmpl,backup,import` leaves it (pve-storage 8.4+), so the template builder can download there.
+ */
+function demoStorages(): StorageDefinition[] {
+  return storages().map((s) => (s.storage === 'local' ? { ...s, content: `${s.content},import` } : s));
+}
+
 function demoNode(node: string, vms: VmDefinition[], online = true): NodeDefinition {
   const seeds = vms
     .filter((v) => typeof v.config.ide2 === 'string' && v.config.ide2.startsWith(SEED_STORAGE))
     .map((v) => `${String(v.config.name)}-seed.iso`);
-  return { node, online, storages: storages(), bridges, vms, isos: { [SEED_STORAGE]: seeds, local: ['debian-13.1.0-amd64-netinst.iso'] } };
+  return { node, online, storages: demoStorages(), bridges, vms, isos: { [SEED_STORAGE]: seeds, local: ['debian-13.1.0-amd64-netinst.iso'] } };
 }
 
 /**

@@ -22,6 +22,8 @@ export interface DemoCluster {
   sim: Simulator;
   /** The loopback proxies behind the demo's proxy VMs, for Test; stopped with the demo. */
   proxies: DemoProxies;
+  /** The catalogue for this session (a template built on the demo): `cluster` and `summary` follow; the new cluster is returned. */
+  setTemplates(templates: ProfileSummary['templates']): Cluster;
   close(): Promise<void>;
 }
 
@@ -60,7 +62,7 @@ export async function startDemoCluster(logger: Logger, timeScale = 1): Promise<D
     tls: { mode: 'pin', fingerprint: sim.fingerprint },
     token: { kind: 'secret', tokenId: token.tokenId },
   };
-  const profile = parseProfile(input);
+  let profile = parseProfile(input);
   const client = createPveClient({
     baseUrl: sim.url,
     tls: profile.tls,
@@ -68,7 +70,6 @@ export async function startDemoCluster(logger: Logger, timeScale = 1): Promise<D
     pace: APP_CLIENT_PACE,
     logger: logger.child({ cluster: DEMO_CLUSTER_ID }),
   });
-  const provider = createProvider(profile, { api: client, logger });
   let proxies: DemoProxies;
   try {
     proxies = await startDemoProxies(sim, logger);
@@ -97,15 +98,32 @@ export async function startDemoCluster(logger: Logger, timeScale = 1): Promise<D
     createdAt: now,
     updatedAt: now,
   };
-  return {
-    cluster: { id: DEMO_CLUSTER_ID, name: DEMO_CLUSTER_NAME, profile, api: client, provider, demo: true, demoProxies: proxies },
+  const clusterOf = (): Cluster => ({
+    id: DEMO_CLUSTER_ID,
+    name: DEMO_CLUSTER_NAME,
+    profile,
+    api: client,
+    provider: createProvider(profile, { api: client, logger }),
+    demo: true,
+    demoProxies: proxies,
+  });
+  const demo: DemoCluster = {
+    cluster: clusterOf(),
     summary,
     sim,
     proxies,
+    setTemplates(templates) {
+      // As a saved profile's change does: a new profile and provider over the same client.
+      profile = parseProfile({ ...input, templates });
+      demo.summary = { ...demo.summary, templates: profile.templates, updatedAt: new Date().toISOString() };
+      demo.cluster = clusterOf();
+      return demo.cluster;
+    },
     async close() {
       await proxies.close();
       await client.close();
       await sim.close();
     },
   };
+  return demo;
 }
