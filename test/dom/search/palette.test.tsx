@@ -117,11 +117,11 @@ describe('search from anywhere (Ctrl+K)', () => {
     expect(screen.getByRole('heading', { level: 2, name: /^pve2/ })).toBeTruthy();
 
     open();
-    // A template of the second cluster: Templates opens on that cluster, not the first.
-    type('debian-12');
+    // The demo's template: Templates opens on the demo, not on the real cluster it would start on.
+    type('debian-13');
     press('Enter');
     expect(useUi.getState().view).toBe('templates');
-    expect((screen.getByRole('combobox', { name: 'Cluster' }) as HTMLSelectElement).value).toBe('home');
+    expect((screen.getByRole('combobox', { name: 'Cluster' }) as HTMLSelectElement).value).toBe('demo');
 
     open();
     type('task paris');
