@@ -138,7 +138,8 @@ export function layoutProblems(root?: string | null): LayoutProblem[] {
     }
   }
   for (const line of lines) {
-    if (reported.has(line.parent)) continue;
+    // A line mostly scrolled out of its region shows a sliver at the region's edge, next to what borders it.
+    if (reported.has(line.parent) || line.seen.bottom - line.seen.top < (line.box.bottom - line.box.top) / 2) continue;
     const x = (line.seen.left + line.seen.right) / 2;
     const y = (line.seen.top + line.seen.bottom) / 2;
     const top = document.elementFromPoint(x, y);
