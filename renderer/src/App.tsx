@@ -6,6 +6,7 @@ import { SecretBanner } from './components/SecretBanner';
 import { MAIN_CONTENT_ID, ShortcutHelp, SkipLink } from './components/Shortcuts';
 import { Toasts } from './components/Toasts';
 import { StatusBar } from './components/StatusBar';
+import { CommandPalette } from './components/search/CommandPalette';
 import { useUi, resolveTheme, views } from './stores/ui';
 import { CurrentView } from './views';
 import { TemplateBuilderHost } from './views/templates/builder/BuildTemplateDialog';
@@ -57,6 +58,7 @@ export function App() {
       </main>
       <StatusBar />
       <ShortcutHelp />
+      <CommandPalette />
       <Toasts />
       <TemplateBuilderHost />
       <LeaveGuard />

@@ -32,10 +32,10 @@ async function injectAxe(page: Page): Promise<void> {
   if (!loaded) await page.evaluate(axeSource());
 }
 
-/** Runs axe over the whole document (or `include`, a selector) with the WCAG 2.1 A/AA rules; returns the violations. */
-export async function axeViolations(page: Page, include?: string): Promise<AxeViolation[]> {
+/** Runs axe over the whole document (or `include`, a selector) with the WCAG 2.1 A/AA rules (or `tags`); returns the violations. */
+export async function axeViolations(page: Page, include?: string, tags: string[] = WCAG_TAGS): Promise<AxeViolation[]> {
   await injectAxe(page);
-  const options: RunOptions = { runOnly: { type: 'tag', values: WCAG_TAGS }, resultTypes: ['violations'] };
+  const options: RunOptions = { runOnly: { type: 'tag', values: tags }, resultTypes: ['violations'] };
   const results = await page.evaluate(
     async ([context, opts]) => {
       const axe = (window as unknown as { axe: { run(c: unknown, o: unknown): Promise<AxeResults> } }).axe;

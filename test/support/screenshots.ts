@@ -37,6 +37,7 @@ export const DOC_PICTURES: ReadonlySet<string> = new Set([
   'proxies-row-menu-light.png',
   'proxy-checks-light.png',
   'rrd-drawer-dark.png',
+  'search-light.png',
   'settings-dark.png',
   'task-panel.png',
   'tasks-dark.png',

@@ -2,7 +2,7 @@
  * Keyboard help for the whole app: a skip link (the page's first focusable
  * element, shown when focused) that jumps over the navigation to the main
  * content, and `?` (outside a field) opening a dialog listing every shortcut.
- * The list is kept beside the handlers it describes: App.tsx (Ctrl+number),
+ * The list is kept beside the handlers it describes: App.tsx (Ctrl+number), search/CommandPalette.tsx (Ctrl+K),
  * create/open-state.ts (Ctrl+N), SearchInput (Ctrl+F, /, Escape), Dialog
  * (Escape, Tab), the Proxies grid and view (arrows, Space, Enter, Delete, Shift+S/X/R:
  * ProxiesView.tsx keyAction) and a row's Actions menu (proxies/actions/ActionMenu.tsx).
@@ -25,10 +25,19 @@ export const shortcutGroups: { title: string; shortcuts: Shortcut[] }[] = [
     title: 'Anywhere',
     shortcuts: [
       ...views.map((v, i) => ({ keys: [`Ctrl+${i + 1}`], does: `Go to ${v.label}` })),
+      { keys: ['Ctrl+K'], does: 'Search proxies, nodes, templates and tasks, from any view' },
       { keys: ['Ctrl+N'], does: 'Create a proxy' },
       { keys: ['Ctrl+F', '/'], does: "Search the view's list (Proxies, Tasks and the other tables)" },
       { keys: ['?'], does: 'Show this list of shortcuts' },
       { keys: ['Tab'], does: 'From the top of the page: the “Skip to main content” link' },
+    ],
+  },
+  {
+    title: 'Search (Ctrl+K)',
+    shortcuts: [
+      { keys: ['↑', '↓'], does: 'Previous or next result' },
+      { keys: ['Enter'], does: 'Open it: the proxy’s details, the node, the template’s catalogue, the task' },
+      { keys: ['Escape'], does: 'Close the search' },
     ],
   },
   {

@@ -31,6 +31,11 @@ export interface NodeRequest {
   node: string;
 }
 
+/** The cluster the Templates view should show when navigated to from a link (the search). */
+export interface TemplatesRequest {
+  clusterId: string;
+}
+
 export interface UiState {
   view: ViewId;
   theme: ThemeChoice;
@@ -38,15 +43,20 @@ export interface UiState {
   proxiesFilter: ProxiesFilterRequest | undefined;
   /** Set by `openNode`, taken (and cleared) by the Nodes view. */
   nodeRequest: NodeRequest | undefined;
+  /** Set by `openTemplates`, taken (and cleared) by the Templates view. */
+  templatesRequest: TemplatesRequest | undefined;
   setView(view: ViewId): void;
   setTheme(theme: ThemeChoice): void;
   /** Shows the Proxies view filtered as asked. */
   openProxies(filter: ProxiesFilterRequest): void;
   /** Shows one node's page in the Nodes view. */
   openNode(request: NodeRequest): void;
+  /** Shows one cluster's catalogue in the Templates view. */
+  openTemplates(request: TemplatesRequest): void;
   /** Clear a request once its view has applied it. */
   clearProxiesFilter(): void;
   clearNodeRequest(): void;
+  clearTemplatesRequest(): void;
 }
 
 export const useUi = create<UiState>((set, get) => ({
@@ -54,14 +64,17 @@ export const useUi = create<UiState>((set, get) => ({
   theme: storedTheme(),
   proxiesFilter: undefined,
   nodeRequest: undefined,
+  templatesRequest: undefined,
   // Asks first while a section holds unsaved edits (stores/unsaved.ts).
   setView: (view) => {
     if (leaveAllowed(view, get().view)) set({ view });
   },
   openProxies: (proxiesFilter) => set({ view: 'proxies', proxiesFilter }),
   openNode: (nodeRequest) => set({ view: 'nodes', nodeRequest }),
+  openTemplates: (templatesRequest) => set({ view: 'templates', templatesRequest }),
   clearProxiesFilter: () => set({ proxiesFilter: undefined }),
   clearNodeRequest: () => set({ nodeRequest: undefined }),
+  clearTemplatesRequest: () => set({ templatesRequest: undefined }),
   setTheme: (theme) => {
     try {
       globalThis.localStorage?.setItem(THEME_KEY, theme);

@@ -57,6 +57,14 @@ describe('Dialog', () => {
     fireEvent.keyDown(first, { key: 'Tab', shiftKey: true });
     expect(document.activeElement).toBe(last);
   });
+
+  it('adds no landmark to the page: its title bar and buttons are no banner or contentinfo (the page has its own)', () => {
+    render(<Opener />);
+    fireEvent.click(screen.getByRole('button', { name: 'Open' }));
+    expect(screen.getByRole('button', { name: 'Next' })).toBeTruthy();
+    expect(screen.queryAllByRole('contentinfo')).toEqual([]);
+    expect(screen.queryAllByRole('banner')).toEqual([]);
+  });
 });
 
 describe('ConfirmDialog', () => {

@@ -97,16 +97,18 @@ export function Dialog({ title, onClose, children, footer, size = 'normal' }: Di
         className={`dialog dialog-${size}`}
         onKeyDown={onKeyDown}
       >
-        <header className="dialog-header">
+        {/* Divs, not <header>/<footer>: outside a sectioning element those are the page's banner and contentinfo
+            landmarks, and the page has its own (the status bar). */}
+        <div className="dialog-header">
           <h2 id={titleId}>{title}</h2>
           <button type="button" className="icon-button" aria-label="Close" onClick={onClose}>
             ×
           </button>
-        </header>
+        </div>
         <div ref={body} className="dialog-body" {...(bodyNeedsFocus ? { tabIndex: 0, role: 'region', 'aria-labelledby': titleId } : {})}>
           {children}
         </div>
-        {footer && <footer className="dialog-footer">{footer}</footer>}
+        {footer && <div className="dialog-footer">{footer}</div>}
       </div>
     </div>,
     document.body,

@@ -31,16 +31,18 @@ function ProxyCounts({ profile, inventory }: { profile: ProfileSummary; inventor
   const openProxies = useUi((s) => s.openProxies);
   const counts = proxyCounts(inventory.vms);
   const total = counts.reduce((sum, c) => sum + c.count, 0);
+  // The name holds the words shown ("1 proxy"), so speech input can say what it sees.
+  const word = total === 1 ? 'proxy' : 'proxies';
   return (
     <ul className="proxy-counts" aria-label={`Proxies of ${profile.name} by state`}>
       <li>
         <button
           type="button"
           className="count-link"
-          aria-label={`All ${total} proxies of ${profile.name}`}
+          aria-label={`All ${total} ${word} of ${profile.name}`}
           onClick={() => openProxies({ clusterId: profile.id })}
         >
-          <span className="count">{total}</span> {total === 1 ? 'proxy' : 'proxies'}
+          <span className="count">{total}</span> {word}
         </button>
       </li>
       {counts.map(({ state, count }) => (

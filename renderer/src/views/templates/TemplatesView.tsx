@@ -11,6 +11,7 @@ import { useDoctor } from '../../stores/doctor';
 import { useActionsAvailable } from '../../stores/connection';
 import { useSecretNeeded } from '../../stores/secrets-needed';
 import { clustersOf, preferredCluster, useProfiles } from '../../stores/profiles';
+import { useUi } from '../../stores/ui';
 import { ViewFrame } from '../Placeholder';
 import { CatalogueTable } from './CatalogueTable';
 import { DiscoveredTable } from './DiscoveredTable';
@@ -21,6 +22,13 @@ import { BuildTemplateButton } from './builder/BuildTemplateDialog';
 export function TemplatesView() {
   const clusters = clustersOf(useProfiles((s) => s.list));
   const [chosen, setChosen] = useState<string>();
+  // A link (the search) asks for one cluster's catalogue.
+  const request = useUi((s) => s.templatesRequest);
+  useEffect(() => {
+    if (!request) return;
+    setChosen(request.clusterId);
+    useUi.getState().clearTemplatesRequest();
+  }, [request]);
   const profile = clusters.find((c) => c.id === chosen) ?? preferredCluster(clusters);
   const key = `templates:${profile?.id ?? ''}`;
   const run = useDoctor((s) => s.runs[key]);
@@ -82,8 +90,8 @@ export function TemplatesView() {
       )}
       {secretNeeded && (
         <p className="muted" role="status">
-          Not checked: the token secret of {profile.name} is needed to look at its templates (see the banner above). The catalogue
-          below is as saved.
+          Not checked: the token secret of {profile.name} is needed to look at its templates (see the banner above). The catalogue below is
+          as saved.
         </p>
       )}
       {run?.error && !secretNeeded && <ErrorNotice title="The templates could not be checked" error={run.error} onRetry={check} />}
@@ -103,7 +111,9 @@ export function TemplatesView() {
       {verdicts ? (
         <DiscoveredTable profile={profile} verdicts={verdicts} editable={editable} onAdd={add} />
       ) : (
-        <p className="muted">{run?.running ? 'Looking for templates…' : secretNeeded ? 'Not checked: the token secret is needed.' : 'Not checked yet.'}</p>
+        <p className="muted">
+          {run?.running ? 'Looking for templates…' : secretNeeded ? 'Not checked: the token secret is needed.' : 'Not checked yet.'}
+        </p>
       )}
       <h2>Machine types</h2>
       <MachineTypesEditor profile={profile} editable={editable} />
