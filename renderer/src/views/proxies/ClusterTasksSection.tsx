@@ -63,60 +63,32 @@ export function ClusterTasksSection({ row }: { row: ProxyRow }) {
       {!read && name && <p className="muted">Reading the task lists of the nodes…</p>}
       {value && value.tasks.length === 0 && <p className="muted">Proxmox lists no task for this VM.</p>}
       {value && value.tasks.length > 0 && (
-        <table className="cluster-tasks">
-          <thead>
-            <tr>
-              <th scope="col">Task</th>
-              <th scope="col">Node</th>
-              <th scope="col">By</th>
-              <th scope="col">Started</th>
-              <th scope="col">Result</th>
-              <th scope="col">
-                <span className="sr-only">Log</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {value.tasks.map((t) => (
-              <tr key={t.upid}>
-                <td className="mono">{t.type}</td>
-                <td>{t.node}</td>
-                <td className="mono">{t.user}</td>
-                <td>
-                  {at(t.starttime)}
-                  {t.endtime !== undefined ? ` (${formatDuration(t.endtime - t.starttime)})` : ''}
-                </td>
-                <td>
-                  <StateBadge state={stateOf(t.status)} label={t.status} />
-                </td>
-                <td>
-                  <button type="button" aria-expanded={log?.upid === t.upid} onClick={() => void showLog(t.upid)}>
-                    {log?.upid === t.upid ? 'Hide the log' : 'Show the log'}
-                    <span className="sr-only"> of {t.type} on {t.node}</span>
-                  </button>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
-      {log && (
-        <div className="cluster-task-log">
-          {log.error && <ErrorNotice error={log.error} title="The task log could not be read" />}
-          {!log.lines && !log.error && <p className="muted">Reading the log…</p>}
-          {log.lines && (
-            <>
-              <pre aria-label={`Log of ${value?.tasks.find((t) => t.upid === log.upid)?.type ?? 'the task'}`}>
-                {log.lines.map((l) => l.t).join('\n') || '(empty)'}
-              </pre>
-              {log.total !== undefined && log.total > log.lines.length && (
-                <p className="muted">
-                  The first {log.lines.length} of {log.total} lines; the whole log is in the Proxmox UI (the node’s Task History).
-                </p>
-              )}
-            </>
-          )}
-        </div>
+        <ul className="cluster-tasks" aria-label="Proxmox tasks">
+          {value.tasks.map((t) => (
+            <li key={t.upid}>
+              <div className="cluster-task-head">
+                <span className="mono">{t.type}</span> <StateBadge state={stateOf(t.status)} label={t.status} />
+                <button
+                  type="button"
+                  className="cluster-task-log-button"
+                  aria-expanded={log?.upid === t.upid}
+                  onClick={() => void showLog(t.upid)}
+                >
+                  {log?.upid === t.upid ? 'Hide the log' : 'Show the log'}
+                  <span className="sr-only">
+                    {' '}
+                    of {t.type} on {t.node}
+                  </span>
+                </button>
+              </div>
+              <div className="muted cluster-task-facts">
+                {t.node} · <span className="mono">{t.user}</span> · {at(t.starttime)}
+                {t.endtime !== undefined ? ` (${formatDuration(t.endtime - t.starttime)})` : ''}
+              </div>
+              {log?.upid === t.upid && <LogView log={log} type={t.type} />}
+            </li>
+          ))}
+        </ul>
       )}
       {value?.truncated && <p className="muted">The {LIMIT} newest tasks; older ones are in the Proxmox UI.</p>}
       {value?.unread.map((u) => (
@@ -125,5 +97,24 @@ export function ClusterTasksSection({ row }: { row: ProxyRow }) {
         </p>
       ))}
     </section>
+  );
+}
+
+function LogView({ log, type }: { log: OpenLog; type: string }) {
+  return (
+    <div className="cluster-task-log">
+      {log.error && <ErrorNotice error={log.error} title="The task log could not be read" />}
+      {!log.lines && !log.error && <p className="muted">Reading the log…</p>}
+      {log.lines && (
+        <>
+          <pre aria-label={`Log of ${type}`}>{log.lines.map((l) => l.t).join('\n') || '(empty)'}</pre>
+          {log.total !== undefined && log.total > log.lines.length && (
+            <p className="muted">
+              The first {log.lines.length} of {log.total} lines; the whole log is in the Proxmox UI (the node’s Task History).
+            </p>
+          )}
+        </>
+      )}
+    </div>
   );
 }
