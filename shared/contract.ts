@@ -23,6 +23,7 @@ import { checksChannels, checksEvents } from './channels/checks';
 import { alertsChannels, alertsEvents } from './channels/alerts';
 import { historyChannels, historyEvents } from './channels/history';
 import { consoleChannels } from './channels/console';
+import { vmMetaChannels } from './channels/vm-meta';
 
 export { AppInfo, AppStatus } from './channels/app';
 
@@ -42,6 +43,7 @@ export const channels = {
   ...alertsChannels,
   ...historyChannels,
   ...consoleChannels,
+  ...vmMetaChannels,
 } as const;
 
 export const events = {

@@ -24,6 +24,7 @@ import { templatesHandlers } from '../services/templates/handlers';
 import { createRrdService } from '../services/rrd/service';
 import { rrdHandlers } from '../services/rrd/handlers';
 import { consoleHandlers } from '../services/console/handlers';
+import { vmMetaHandlers } from '../services/vm-meta/handlers';
 import { join } from 'node:path';
 import { openHistoryDatabase } from '../services/history/history-db';
 import { historyHandlers } from '../services/history/handlers';
@@ -224,6 +225,8 @@ export function composeApp(options: ComposeOptions): ComposedApp {
     ...rrdHandlers(createRrdService({ directory: profiles.directory, logger: logger.child({ part: 'rrd' }) })),
     ...historyHandlers(history),
     ...consoleHandlers(profiles.directory),
+    // Issue 23: notes and tags, and the cluster's own task history of a proxy.
+    ...vmMetaHandlers({ directory: profiles.directory, refreshAfterWrite: (id) => monitoring.inventory.refreshAfterOperation(id) }),
   };
   const router = createRouter(handlers, logger.child({ part: 'ipc' }));
 

@@ -45,6 +45,17 @@ export {
   type ConsoleViewer,
   type VmConsole,
 } from './provider/operations/console';
+export { notesOf, setNotes, NOTES_CODES, type NotesChange, type VmNotes } from './provider/operations/notes';
+export { MAX_DESCRIPTION, tagProblem } from './provider/rules/notes';
+export {
+  HISTORY_LIMIT,
+  LOG_PAGE,
+  taskHistoryOf,
+  historyLogOf,
+  type HistoryTask,
+  type TaskHistory,
+  type TaskLogPage,
+} from './provider/operations/task-history';
 export { newInstanceId, type SeedSource } from './provider/cluster/seed-source';
 export { OPERATION_PRIVILEGES, type ProxyOperation } from './provider/rules/privileges';
 export type { NodeCheck, CheckReason } from './provider/operations/check';

@@ -209,6 +209,11 @@ export const SuggestedProfile = z
     bridgeVlanAware: z.boolean().optional(),
     vmidRange: z.object({ min: z.number(), max: z.number() }).strict(),
     vmidFree: z.number().optional(),
+    /**
+     * Proxmox's name for the cluster (GET /cluster/status, the `type: cluster` entry), or for a node
+     * that is in no cluster its node name; absent when that read was refused (it needs Sys.Audit on /).
+     */
+    clusterName: z.string().optional(),
   })
   .strict();
 export type SuggestedProfile = z.infer<typeof SuggestedProfile>;

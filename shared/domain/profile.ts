@@ -40,6 +40,15 @@ export type TokenSetting = z.infer<typeof TokenSetting>;
 /** The longest cluster name. */
 export const MAX_PROFILE_NAME = 100;
 
+/**
+ * The saved cluster whose name this one repeats (names are compared without case), other than
+ * the one being edited: main refuses such a save, and the wizard says so while the name is typed.
+ */
+export function takenProfileName<P extends { id: string; name: string }>(name: string, saved: readonly P[], ownId?: string): P | undefined {
+  const wanted = name.trim().toLowerCase();
+  return saved.find((p) => p.id !== ownId && p.name.toLowerCase() === wanted);
+}
+
 const int = z.number().int();
 const key = boundedText(64).min(1);
 const atMost = (n: number) => (record: Record<string, unknown>) => Object.keys(record).length <= n;

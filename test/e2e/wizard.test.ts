@@ -55,6 +55,10 @@ describeE2e('Settings: connect a cluster through the wizard', setup, ({ page }) 
     const shown = (await dialog().getByLabel('Fingerprint', { exact: true }).textContent()) ?? '';
     expect(hex(shown)).toBe(hex(sim.fingerprint));
     expect(await dialog().getByRole('definition').filter({ hasText: 'pve-sim.home.lab' }).count()).toBeGreaterThan(0);
+    // Issue 23: a certificate not trusted yet is not "passed with a warning"; it says what to do.
+    const checksText = (await dialog().getByRole('list', { name: 'Connection checks' }).textContent()) ?? '';
+    expect(checksText).toContain('Certificate: not trusted yet: compare its fingerprint');
+    expect(checksText).not.toContain('Certificate: passed');
     await page.screenshot({ path: screenshotPath('wizard-trust-light.png') });
     await dialog()
       .getByRole('radio', { name: /pin its fingerprint/ })
@@ -91,6 +95,8 @@ describeE2e('Settings: connect a cluster through the wizard', setup, ({ page }) 
     const templates = dialog().getByRole('group', { name: 'Templates' }).getByRole('checkbox');
     expect(await templates.count()).toBeGreaterThan(1);
     expect(await dialog().getByRole('group', { name: 'Templates' }).getByRole('checkbox', { disabled: true }).count()).toBeGreaterThan(0);
+    // Issue 23: the name Proxmox gives it (a node in no cluster: its node's name), not the URL's host (127.0.0.1).
+    expect(await dialog().getByLabel('Cluster name').inputValue()).toBe('pv1-1');
     await dialog().getByLabel('Cluster name').fill('lab-two');
     await dialog().getByRole('button', { name: 'Test connection' }).click();
     await expect
@@ -120,5 +126,39 @@ describeE2e('Settings: connect a cluster through the wizard', setup, ({ page }) 
     await expect
       .poll(() => page.getByRole('article', { name: 'Node pv1-1' }).last().getAttribute('class'), { timeout: 15_000 })
       .toContain('level-ok');
+  });
+
+  it('says a name already connected while it is typed, and Save waits for another (issue 23)', async () => {
+    await page.getByRole('button', { name: 'Settings' }).click();
+    await page.getByRole('button', { name: 'Connect a cluster' }).click();
+    await dialog().getByLabel('Cluster URL').fill(sim.url);
+    await fillToken('operator');
+    await dialog().getByRole('button', { name: 'Check connection' }).click();
+    await expect.poll(() => dialog().getByRole('heading', { name: '2. Trust the certificate' }).count(), { timeout: 15_000 }).toBe(1);
+    await dialog()
+      .getByRole('radio', { name: /pin its fingerprint/ })
+      .check();
+    await dialog().getByRole('button', { name: 'Trust this certificate and continue' }).click();
+    await expect.poll(() => dialog().getByRole('heading', { name: '4. Choose what to use' }).count(), { timeout: 15_000 }).toBe(1);
+    await dialog().getByLabel('Cluster name').fill('LAB-TWO');
+    expect(await dialog().getByLabel('Cluster name').getAttribute('aria-invalid')).toBe('true');
+    expect(await dialog().textContent()).toContain('A cluster named “lab-two” is already connected');
+    expect(await dialog().getByRole('button', { name: 'Save cluster' }).isDisabled()).toBe(true);
+    for (const [width, height] of [
+      [1024, 720],
+      [1280, 800],
+    ] as const) {
+      await page.setViewportSize({ width, height });
+      for (const theme of ['light', 'dark'] as const) {
+        await page.evaluate((th) => (document.documentElement.dataset.theme = th), theme);
+        const box = await dialog().boundingBox();
+        expect(box && box.x >= 0 && box.x + box.width <= width, `${width} ${theme}`).toBe(true);
+        await dialog().getByLabel('Cluster name').scrollIntoViewIfNeeded();
+        await page.screenshot({ path: screenshotPath(`wizard-name-taken-${width}-${theme}.png`) });
+      }
+    }
+    await dialog().getByLabel('Cluster name').fill('lab-three');
+    expect(await dialog().getByRole('button', { name: 'Save cluster' }).isEnabled()).toBe(true);
+    await page.keyboard.press('Escape');
   });
 });

@@ -17,6 +17,8 @@ import { listByTag, type ListedInstance } from './operations/list';
 import type { CreateRequest } from './cluster/placement';
 import { power, type PowerOptions, type PowerResult } from './operations/power';
 import { consoleOf, type VmConsole } from './operations/console';
+import { notesOf, setNotes, type NotesChange, type VmNotes } from './operations/notes';
+import { historyLogOf, taskHistoryOf, type TaskHistory, type TaskHistoryOptions, type TaskLogPage } from './operations/task-history';
 import { migrate, type MigrateOptions, type MigrateResult } from './operations/migrate';
 import { reconfigure, type ReconfigureChange, type ReconfigureOptions, type ReconfigureResult } from './operations/reconfigure';
 import { recreate, type RecreateOptions, type RecreateResult } from './operations/recreate';
@@ -67,6 +69,14 @@ export interface Provider {
   recreate(oldId: string, request: CreateRequest, options?: RecreateOptions): Promise<RecreateResult>;
   /** Issue 16 (console.ts): the Proxmox web UI console URLs for the VM (reads only). */
   console(id: string, options?: CallOptions): Promise<VmConsole>;
+  /** Issue 23 (notes.ts): the VM's notes below the marks and its tags, read now. */
+  notes(id: string, options?: CallOptions): Promise<VmNotes>;
+  /** Issue 23 (notes.ts): write a marked VM's notes and tags (one config PUT with the read's digest), the marks untouched. */
+  setNotes(id: string, change: NotesChange, options?: CallOptions): Promise<VmNotes>;
+  /** Issue 23 (task-history.ts): every Proxmox task of the VM on every online node, newest first, bounded. */
+  taskHistory(id: string, options?: TaskHistoryOptions): Promise<TaskHistory>;
+  /** Issue 23 (task-history.ts): a page of the log of one of the VM's tasks. */
+  taskHistoryLog(vmid: number, upid: string, range?: { start?: number; limit?: number }, options?: CallOptions): Promise<TaskLogPage>;
 }
 
 const defaultSeed: SeedBuilder = { buildSeedIso, seedIsoName, seedVolumeId };
@@ -97,5 +107,9 @@ export function createProvider(profile: ProfileInput, deps: ProviderDeps): Provi
     reconfigure: (id, change, options) => reconfigure(ctx, id, change, options),
     recreate: (oldId, request, options) => recreate(ctx, oldId, request, options),
     console: (id, options) => consoleOf(ctx, id, options),
+    notes: (id, options) => notesOf(ctx, id, options),
+    setNotes: (id, change, options) => setNotes(ctx, id, change, options),
+    taskHistory: (id, options) => taskHistoryOf(ctx, id, options),
+    taskHistoryLog: (vmid, upid, range, options) => historyLogOf(ctx, vmid, upid, range, options),
   };
 }

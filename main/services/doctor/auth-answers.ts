@@ -23,7 +23,7 @@ export function explainAuthFailure(err: ApiError, tokenId: string | undefined): 
       message: `${said}: the token ${tokenId ?? ''} does not exist, or the secret is not its secret (Proxmox gives the same answer for both).`,
       hint:
         `Check the token id is exactly user@realm!tokenid as \`pveum user token list ${user}\` lists it, and paste the secret printed when the token was made. ` +
-        `A lost secret cannot be read back: make a new token with \`pveum user token add ${user} <name> --privsep 0\`.`,
+        `A lost secret cannot be read back: make a new token with \`pveum user token add ${user} <name> --privsep 1\` and grant it the roles as the user guide does (\`pveum aclmod / -token '${user}!<name>' -role ProxyOperator\`, and the seed role on the seed storage).`,
     };
   }
   if (err.message === fixtureMessage('err_no_ticket')) {

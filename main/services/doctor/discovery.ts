@@ -119,6 +119,25 @@ async function judgeCatalogue(
   return rows;
 }
 
+/**
+ * Proxmox's own name for what the URL reaches (GET /cluster/status): the `type: cluster` entry's
+ * name, or for a node in no cluster (a single node entry, no cluster entry) that node's name.
+ * Only a default for the wizard's name field, so a refused read (Sys.Audit on /, which the
+ * privilege check names anyway) leaves it unset and is not counted as a failed read.
+ */
+async function clusterNameOf(api: PveApi, signal?: AbortSignal): Promise<string | undefined> {
+  try {
+    const entries = await api.clusterStatus({ signal });
+    const cluster = entries.find((e) => e.type === 'cluster');
+    if (cluster) return cluster.name;
+    const nodes = entries.filter((e) => e.type === 'node');
+    return nodes.length === 1 ? nodes[0]!.name : undefined;
+  } catch {
+    signal?.throwIfAborted();
+    return undefined;
+  }
+}
+
 /** The profile's bridge, else vmbr0, else the first bridge every node has whose name a profile can hold. */
 function chooseBridge(data: Data, nodes: readonly string[], wanted?: string): { iface: string; vlanAware: boolean } | undefined {
   const onAll = (iface: string) => nodes.every((n) => data.bridges.some((b) => b.node === n && b.iface === iface));
@@ -210,6 +229,7 @@ export async function discover(api: PveApi, choices: Choices, signal?: AbortSign
   const seedStorage = chooseSeedStorage(data.isoStorages, nodes, choices.isoStorage);
   if (seedStorage) data.seedStorage = seedStorage;
   const templates = suggestedCatalogue(data.templates);
+  const clusterName = await clusterNameOf(api, signal);
   return {
     section: verdict(data, choices, seedStorage, bridge),
     ...(seedStorage ? { seedStorage } : {}),
@@ -220,6 +240,7 @@ export async function discover(api: PveApi, choices: Choices, signal?: AbortSign
       ...(bridge ? { bridge: bridge.iface, bridgeVlanAware: bridge.vlanAware } : {}),
       vmidRange: { min: range.min, max: range.max },
       vmidFree: data.vmidRange.free,
+      ...(clusterName ? { clusterName } : {}),
     },
   };
 }

@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { dirname } from 'node:path';
 import type { ProfilesList, SaveProfileInput } from '../../../shared/channels/profiles';
-import type { AppSettings, ProfileSummary, StoreProblem } from '../../../shared/domain/profile';
+import { takenProfileName, type AppSettings, type ProfileSummary, type StoreProblem } from '../../../shared/domain/profile';
 import type { Budgets } from '../../core';
 import { AppError } from '../../errors/app-error';
 import type { Logger } from '../../log/logger';
@@ -208,8 +208,7 @@ export class ProfileService {
   }
 
   private refuseDuplicateName(name: string, ownId: string | undefined): void {
-    const clash = this.doc.profiles.some((p) => p.id !== ownId && p.name.toLowerCase() === name.toLowerCase());
-    if (clash) throw new AppError('invalid-input', `A cluster named "${name}" already exists.`, 'Choose another name.', 'profile.name');
+    if (takenProfileName(name, this.doc.profiles, ownId)) throw new AppError('invalid-input', `A cluster named "${name}" already exists.`, 'Choose another name.', 'profile.name');
   }
 
   /** Writes the whole document atomically; memory changes only when the file did. */

@@ -2,10 +2,18 @@
  * VM config read and write. A write is synchronous and refused under any
  * lock (F7); tags are folded and checked (F9); attaching ide2 appends it to
  * the boot order (F19); the description is kept verbatim (F10).
+ *
+ * Issue 23, as qemu-server keeps notes and tags: tags sorted (case folded),
+ * without repeats, joined by `;` (pve-guest-common GuestHelpers.pm
+ * get_unique_tags, with datacenter.cfg's default tag-style); the description
+ * read back without trailing whitespace (QemuServer.pm parse_vm_config
+ * `$descr =~ s/\s+$//`), at most 8192 characters (JSONSchema.pm "value may
+ * only be 8192 characters long"); a `digest` that is not the config's is
+ * refused (pve-common Tools.pm assert_if_modified).
  */
 import { createHash } from 'node:crypto';
 import type { Route, RouteRequest } from '../context';
-import { fieldText, paramError, vmLocked } from '../errors';
+import { fieldText, paramError, pveError, vmLocked } from '../errors';
 import { isTrue, optBool, optInt, optStr, type ParamSpec } from '../params';
 import { isUp, type SimVm } from '../state';
 import { requireVm, vmOf, vmPathParams } from './vm-common';
@@ -114,7 +122,22 @@ function foldTags(raw: string): string {
     .filter((t) => t.length > 0)
     .map((t) => t.toLowerCase());
   if (tags.some((t) => !TAG.test(t))) throw paramError({ tags: fieldText('tagInvalid') });
-  return tags.join(';');
+  return [...new Set(tags)].sort().join(';');
+}
+
+const MAX_DESCRIPTION = 8192;
+
+function storedDescription(raw: string): string {
+  if (raw.length > MAX_DESCRIPTION) throw paramError({ description: `value may only be ${MAX_DESCRIPTION} characters long` });
+  return raw.replace(/\s+$/, '');
+}
+
+/** The digest a GET answers (pending values included), so a client's read-then-write compares like Proxmox's. */
+function viewOf(vm: SimVm): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...vm.config, ...vm.pending };
+  if (vm.template) out.template = 1;
+  if (vm.lock) out.lock = vm.lock;
+  return out;
 }
 
 export function digestOf(config: Record<string, unknown>): string {
@@ -123,13 +146,15 @@ export function digestOf(config: Record<string, unknown>): string {
 
 function writeConfig(req: RouteRequest): null {
   const vm = vmOf(req);
-  const { node: _n, vmid: _v, digest: _d, skiplock, delete: toDelete, ...changes } = req.params;
+  const { node: _n, vmid: _v, digest, skiplock, delete: toDelete, ...changes } = req.params;
   for (const [key, value] of Object.entries(changes)) requireVm(req, [privilegeFor(key, value)]);
   if (vm.lock && !isTrue(skiplock)) throw vmLocked(vm.lock);
+  if (digest && digest !== digestOf(viewOf(vm))) throw pveError(500, 'detected modified configuration - file changed by other user? Try again.');
   const removed = new Set((toDelete ?? '').split(/[,;\s]+/).filter(Boolean));
   const next = Object.fromEntries(Object.entries(vm.config).filter(([key]) => !removed.has(key)));
   for (const [key, value] of Object.entries(changes)) {
-    const typed = key === 'tags' ? foldTags(value) : INTEGER_KEYS.has(key) ? Number(value) : value;
+    const typed =
+      key === 'tags' ? foldTags(value) : key === 'description' ? storedDescription(value) : INTEGER_KEYS.has(key) ? Number(value) : value;
     if (isUp(vm.power) && !appliesLive(vm, key)) (vm.pending ??= {})[key] = typed;
     else next[key] = typed;
   }
@@ -149,10 +174,11 @@ export const vmConfigRoutes: Route[] = [
       const vm = vmOf(req);
       // Without `current=1` Proxmox answers the pending values (API2/Qemu.pm vm_config: "Get current values (instead of pending values)").
       const current = req.params.current === '1' || req.params.current === 'true';
-      const out: Record<string, unknown> = { ...vm.config, ...(current ? {} : vm.pending) };
-      if (vm.template) out.template = 1;
-      if (vm.lock) out.lock = vm.lock;
-      out.digest = digestOf(out);
+      const out: Record<string, unknown> = current ? { ...vm.config } : viewOf(vm);
+      if (current && vm.template) out.template = 1;
+      if (current && vm.lock) out.lock = vm.lock;
+      // One digest of the file, whichever view is asked for.
+      out.digest = digestOf(viewOf(vm));
       return out;
     },
   },

@@ -34,6 +34,9 @@ const reads: ReadonlySet<string> = new Set<ChannelName>([
   'alerts.rules',
   'alerts.targets',
   'console.links',
+  'vm.notes',
+  'vm.taskHistory',
+  'vm.taskLog',
 ]);
 
 export function isReadChannel(channel: string): boolean {

@@ -27,8 +27,12 @@ export const badTemplate: TemplateVerdict = {
   notes: [],
 };
 
-export function report(parts: { tls?: 'untrusted' | 'ok'; privileges?: 'missing' | 'ok' } = {}): DoctorReport {
-  const untrusted = parts.tls === 'untrusted';
+export function report(
+  parts: { tls?: 'untrusted' | 'first-contact' | 'ok'; privileges?: 'missing' | 'ok'; clusterName?: string } = {},
+): DoctorReport {
+  // First contact with a certificate no CA vouches for: the doctor's blocking warning (tls-check.ts untrusted()).
+  const firstContact = parts.tls === 'first-contact';
+  const untrusted = parts.tls === 'untrusted' || firstContact;
   const missing = parts.privileges === 'missing';
   return {
     url: 'https://127.0.0.1:8006',
@@ -37,7 +41,7 @@ export function report(parts: { tls?: 'untrusted' | 'ok'; privileges?: 'missing'
     tls: {
       ...(untrusted
         ? {
-            status: 'fail',
+            status: firstContact ? 'warn' : 'fail',
             blocking: true,
             message: 'The certificate is not signed by a CA this computer trusts.',
             hint: 'Compare the fingerprint, then pin it.',
@@ -118,6 +122,7 @@ export function report(parts: { tls?: 'untrusted' | 'ok'; privileges?: 'missing'
       templates: { 'debian-12-proxy': { vmid: 9001 } },
       bridge: 'vmbr0',
       vmidRange: { min: 150000, max: 159999 },
+      ...(parts.clusterName ? { clusterName: parts.clusterName } : {}),
     },
   };
 }

@@ -1,4 +1,6 @@
 import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { DoctorReport, DoctorRunInput } from '../../../shared/channels/doctor';
 import type { SaveProfileInput } from '../../../shared/channels/profiles';
@@ -123,5 +125,47 @@ describe('connect wizard', () => {
     await settle();
     fireEvent.keyDown(dialog(), { key: 'Escape' });
     expect(closed).toBe(1);
+  });
+
+  // Issue 23, item 14: what a newcomer met in the wizard.
+  it('says to keep Privilege Separation ticked and to grant the roles to the token too, as the user guide does', async () => {
+    await settle();
+    const advice = within(dialog()).getByRole('note', { name: 'Which token' }).textContent ?? '';
+    expect(advice).toContain('keep “Privilege Separation” ticked');
+    expect(advice).toContain('to the token as well as to its user');
+    // The guide's step 3 makes that token and grants both roles to it.
+    const guide = readFileSync(join(import.meta.dirname, '../../../docs/user-guide.md'), 'utf8');
+    expect(guide).toMatch(/^ *pveum user token add proxy-operator@pve egress-desk --privsep 1$/m);
+    expect(guide).not.toMatch(/^ *pveum user token add .*--privsep 0/m);
+    for (const [path, role] of [['/', 'ProxyOperator'], ['/storage/proxy-seeds', 'ProxyOperatorSeeds']])
+      expect(guide).toContain(`pveum aclmod ${path} -token 'proxy-operator@pve!egress-desk' -role ${role}`);
+  });
+
+  it("names the cluster as Proxmox does (/cluster/status), not after the URL's host", async () => {
+    answers = [report({ clusterName: 'homelab' })];
+    await fillAndCheck();
+    expect((within(dialog()).getByLabelText('Cluster name') as HTMLInputElement).value).toBe('homelab');
+  });
+
+  it('says a name is taken while it is typed, and Save waits until it is not', async () => {
+    useProfiles.setState({ list: profilesList([profile({ id: 'p1', name: 'Homelab' })]) });
+    answers = [report({ clusterName: 'homelab' })];
+    await fillAndCheck();
+    const name = within(dialog()).getByLabelText('Cluster name');
+    expect(name.getAttribute('aria-invalid')).toBe('true');
+    expect(dialog().textContent).toContain('A cluster named “Homelab” is already connected');
+    expect(within(dialog()).getByRole('button', { name: 'Save cluster' }).hasAttribute('disabled')).toBe(true);
+    type('Cluster name', 'homelab-2');
+    expect(name.getAttribute('aria-invalid')).not.toBe('true');
+    expect(within(dialog()).getByRole('button', { name: 'Save cluster' }).hasAttribute('disabled')).toBe(false);
+  });
+
+  it('says an untrusted certificate is not trusted yet and what to do, never "passed"', async () => {
+    answers = [report({ tls: 'first-contact' })];
+    await fillAndCheck();
+    const checks = within(dialog()).getByRole('list', { name: 'Connection checks' }).textContent ?? '';
+    expect(checks).not.toContain('Certificate: passed');
+    expect(checks).toContain('Certificate: not trusted yet');
+    expect(checks).toContain('compare its fingerprint with the node’s, then choose below how to trust it');
   });
 });

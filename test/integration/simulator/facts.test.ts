@@ -124,6 +124,37 @@ describe('config writes (F9, F19)', () => {
   });
 });
 
+// Issue 23: notes and tags as qemu-server keeps them.
+describe('notes and tags (qemu-server, pve-common, pve-guest-common)', () => {
+  const put = (form: Record<string, string>) => pve(sim, 'PUT', '/nodes/pv1-1/qemu/100/config', { form });
+  const read = async () => (await pve(sim, 'GET', '/nodes/pv1-1/qemu/100/config')).data as Record<string, string>;
+
+  it('stores tags sorted, folded and without repeats, joined by ; (GuestHelpers.pm get_unique_tags)', async () => {
+    expect((await put({ tags: 'zeta,Lab lab;alpha' })).status).toBe(200);
+    expect((await read()).tags).toBe('alpha;lab;zeta');
+    const listed = (await resources()).find((r) => r.vmid === 100);
+    expect(listed?.tags).toBe('alpha;lab;zeta');
+  });
+
+  it('keeps the description verbatim but for trailing whitespace (QemuServer.pm parse_vm_config), at most 8192 characters', async () => {
+    expect((await put({ description: 'a=1\r\nb=2\n\nnotes here\n\n  ' })).status).toBe(200);
+    expect((await read()).description).toBe('a=1\r\nb=2\n\nnotes here');
+    const long = await put({ description: 'x'.repeat(8193) });
+    expect(long.status).toBe(400);
+    expect(JSON.parse(long.body).errors).toEqual({ description: 'value may only be 8192 characters long' });
+  });
+
+  it("refuses a write whose digest is not the config's (Tools.pm assert_if_modified), and takes the current one", async () => {
+    const { digest } = await read();
+    const stale = await put({ description: 'first', digest: 'f'.repeat(40) });
+    expect([stale.status, stale.reason]).toEqual([500, 'detected modified configuration - file changed by other user? Try again.']);
+    expect((await put({ description: 'second', digest: digest! })).status).toBe(200);
+    expect((await read()).description).toBe('second');
+    expect((await put({ delete: 'description,tags' })).status).toBe(200);
+    expect(Object.keys(await read())).not.toContain('description');
+  });
+});
+
 describe('upload and volume delete (F12, F13, F17)', () => {
   it('requires .iso, overwrites an existing name, and deletes as a task that also succeeds on a missing volume', async () => {
     const bad = await pve(sim, 'POST', '/nodes/pv1-1/storage/proxy-seeds/upload', {

@@ -1,4 +1,4 @@
-/** The table's filters: state, node and cluster, each offering only values the rows have. */
+/** The table's filters: state, node, cluster and Proxmox tag, each offering only values the rows have. */
 import { VmRowState } from '../../../../shared/channels/inventory';
 import type { ClusterInventory } from '../../../../shared/channels/inventory';
 import type { RowFilter } from './rows';
@@ -16,6 +16,7 @@ export function Filters({
     ...new Set(clusters.filter((c) => !filter.clusterId || c.clusterId === filter.clusterId).flatMap((c) => c.nodes.map((n) => n.node))),
   ].sort();
   const state = [...filter.states][0] ?? '';
+  const tags = [...new Set(clusters.flatMap((c) => c.vms.flatMap((v) => v.tags)))].sort();
   return (
     <>
       <label className="inline-label">
@@ -43,6 +44,19 @@ export function Filters({
           ))}
         </select>
       </label>
+      {tags.length > 0 && (
+        <label className="inline-label">
+          Tag
+          <select value={filter.tag ?? ''} onChange={(e) => onChange({ ...filter, tag: e.target.value || undefined })}>
+            <option value="">All</option>
+            {tags.map((t) => (
+              <option key={t} value={t}>
+                {t}
+              </option>
+            ))}
+          </select>
+        </label>
+      )}
       {clusters.length > 1 && (
         <label className="inline-label">
           Cluster

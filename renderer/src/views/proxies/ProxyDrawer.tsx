@@ -18,6 +18,8 @@ import { ActionBar } from './actions/ActionBar';
 import { RrdGraphs } from '../../components/common/RrdGraphs';
 import { ProxyTest } from './ProxyTest';
 import { CheckHistorySection } from './CheckHistorySection';
+import { NotesSection } from './NotesSection';
+import { ClusterTasksSection } from './ClusterTasksSection';
 
 function SeedFacts({ row }: { row: ProxyRow }) {
   const report = useCleanup((s) => (s.clusterId === row.clusterId ? s.report : undefined));
@@ -145,6 +147,7 @@ export function ProxyDrawer({ row, onClose }: { row: ProxyRow; onClose: () => vo
           <dd>{row.tags.length ? row.tags.join(', ') : '—'}</dd>
         </dl>
       </section>
+      <NotesSection row={row} />
       <RrdGraphs target={{ kind: 'vm', clusterId: row.clusterId, node: row.node, vmid: row.vmid }} />
       <section className="drawer-section" aria-label="Mark">
         <h3>The mark</h3>
@@ -174,6 +177,7 @@ export function ProxyDrawer({ row, onClose }: { row: ProxyRow; onClose: () => vo
         <h3>Tasks that touched it</h3>
         <TasksOf row={row} />
       </section>
+      <ClusterTasksSection row={row} />
     </aside>
   );
 }

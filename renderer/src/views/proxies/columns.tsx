@@ -44,6 +44,8 @@ export const allColumns: Column[] = [
   lastCheckColumn,
   { id: 'template', header: 'Template', min: 100, grow: 0.8, priority: 8, missing: notKnown, text: (r) => r.template ?? '—' },
   { id: 'uid', header: 'UID', sort: 'uid', min: 130, grow: 1.2, priority: 9, text: (r) => r.uid ?? '—', mono: true },
+  // Issue 23: Proxmox's tags, as the Proxmox UI lists them.
+  { id: 'tags', header: 'Tags', min: 100, grow: 0.8, priority: 10, text: (r) => (r.tags.length ? r.tags.join(', ') : '—') },
 ];
 
 /** The checkbox column, row padding and the gap between tracks (kept in step with proxies.css). */

@@ -9,7 +9,7 @@ import { rowKey } from '../../stores/proxy-focus';
 export interface ProxyRow extends VmRow {
   key: string;
   clusterName: string;
-  /** Lower-cased text the free-text search looks in: name, address, VMID, UID, node, cluster. */
+  /** Lower-cased text the free-text search looks in: name, address, VMID, UID, node, cluster, tags. */
   haystack: string;
 }
 
@@ -21,7 +21,7 @@ const proxyRowCache = new WeakMap<VmRow, ProxyRow>();
 function proxyRowOf(vm: VmRow, c: ClusterInventory): ProxyRow {
   const cached = proxyRowCache.get(vm);
   if (cached?.clusterName === c.name && cached.clusterId === c.clusterId) return cached;
-  const haystack = [vm.name, vm.address, String(vm.vmid), vm.uid, vm.node, c.name].filter(Boolean).join(' ').toLowerCase();
+  const haystack = [vm.name, vm.address, String(vm.vmid), vm.uid, vm.node, c.name, ...vm.tags].filter(Boolean).join(' ').toLowerCase();
   const row = { ...vm, key: rowKey(c.clusterId, vm.vmid), clusterName: c.name, haystack };
   proxyRowCache.set(vm, row);
   return row;
@@ -98,6 +98,8 @@ export interface RowFilter {
   states: ReadonlySet<VmRowState>;
   node: string | undefined;
   clusterId: string | undefined;
+  /** Issue 23: only rows carrying this Proxmox tag. */
+  tag?: string | undefined;
 }
 
 export const noFilter: RowFilter = { text: '', states: new Set(), node: undefined, clusterId: undefined };
@@ -106,9 +108,10 @@ const searchWords = (text: string) => text.toLowerCase().split(/\s+/).filter(Boo
 
 function filterFrom(rows: readonly ProxyRow[], f: RowFilter, words: readonly string[]): ProxyRow[] {
   const out: ProxyRow[] = [];
-  const { states, node, clusterId } = f;
+  const { states, node, clusterId, tag } = f;
   for (const r of rows) {
     if (states.size > 0 && !states.has(r.state)) continue;
+    if (tag !== undefined && !r.tags.includes(tag)) continue;
     if (node !== undefined && r.node !== node) continue;
     if (clusterId !== undefined && r.clusterId !== clusterId) continue;
     let all = true;
@@ -130,6 +133,7 @@ interface FilterCache {
   states: ReadonlySet<VmRowState>;
   node: string | undefined;
   clusterId: string | undefined;
+  tag: string | undefined;
   /** Recent results by their search words, newest last (typing on narrows the newest; erasing finds an older one). */
   results: Map<string, { words: string[]; rows: ProxyRow[] }>;
 }
@@ -142,8 +146,8 @@ const RECENT_RESULTS = 32;
 export function filterRows(rows: readonly ProxyRow[], f: RowFilter): ProxyRow[] {
   const words = searchWords(f.text);
   let cache = filterCache.get(rows);
-  if (!cache || cache.states !== f.states || cache.node !== f.node || cache.clusterId !== f.clusterId) {
-    cache = { states: f.states, node: f.node, clusterId: f.clusterId, results: new Map() };
+  if (!cache || cache.states !== f.states || cache.node !== f.node || cache.clusterId !== f.clusterId || cache.tag !== f.tag) {
+    cache = { states: f.states, node: f.node, clusterId: f.clusterId, tag: f.tag, results: new Map() };
     filterCache.set(rows, cache);
   }
   const key = words.join(' ');

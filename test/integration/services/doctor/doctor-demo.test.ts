@@ -36,7 +36,7 @@ describe('connect doctor on the three-node demo cluster', () => {
     ).toEqual(suitable.sort());
   });
 
-  it('costs one request per listing, two per online node, one per template config and two permission reads', () => {
+  it("costs one request per listing, two per online node, one per template config, two permission reads and the cluster's name", () => {
     const online = report.suggestedProfile.nodes.length;
     const templates = report.discovery.data.templates.length;
     expect(sim.requests.byRoute()).toEqual({
@@ -47,6 +47,8 @@ describe('connect doctor on the three-node demo cluster', () => {
       'GET /cluster/resources': 1,
       'GET /nodes/{node}/qemu/{vmid}/config': templates,
       'GET /access/permissions': 2,
+      // Issue 23: the wizard's default name is the cluster's own.
+      'GET /cluster/status': 1,
     });
   });
 });

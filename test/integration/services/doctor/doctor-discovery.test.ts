@@ -118,3 +118,21 @@ describe('connect doctor: discovery with a profile whose choices do not fit', ()
     expect(r.privileges.data.checks.map((c) => c.path)).toEqual(['/', '/storage/no-such-store']);
   });
 });
+
+// Issue 23, item 14: the wizard's name for a cluster is Proxmox's own (GET /cluster/status).
+describe("connect doctor: the cluster's own name", () => {
+  it('a standalone node (no cluster entry, as the reconstructed capture shows) is named after its node', () => {
+    expect(report.suggestedProfile.clusterName).toBe('pv1-1');
+  });
+
+  it("a cluster is named as Proxmox names it (the `type: cluster` entry), not after the URL's host", async () => {
+    const clustered = await startSimulator({ dataset: 'demo', timeScale: 0.001 });
+    try {
+      const { tokenId, secret } = clustered.tokens.operator!;
+      const r = await runDoctor({ url: clustered.url, tokenId, secret, tls: { mode: 'pin', fingerprint: clustered.fingerprint } }, { logger });
+      expect(r.suggestedProfile.clusterName).toBe('homelab');
+    } finally {
+      await clustered.close();
+    }
+  });
+});

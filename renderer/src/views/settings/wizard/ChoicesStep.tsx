@@ -15,11 +15,13 @@ export interface ChoicesStepProps {
   value: Choices;
   onChange: (value: Choices) => void;
   vault: VaultBackend | undefined;
+  /** Why the name cannot be saved (one already connected), said while it is typed. */
+  nameProblem?: string | undefined;
 }
 
 const toggle = (list: string[], item: string, on: boolean) => (on ? [...new Set([...list, item])] : list.filter((x) => x !== item));
 
-export function ChoicesStep({ discovery, seedReason, value, onChange, vault }: ChoicesStepProps) {
+export function ChoicesStep({ discovery, seedReason, value, onChange, vault, nameProblem }: ChoicesStepProps) {
   const d = discovery.data;
   const storages = [...new Map(d.isoStorages.map((s) => [s.storage, s])).values()];
   const bridges = [...new Set(d.bridges.map((b) => b.iface))];
@@ -27,7 +29,7 @@ export function ChoicesStep({ discovery, seedReason, value, onChange, vault }: C
   const chosenTemplate = (vmid: number) => Object.values(value.templates).some((t) => t.vmid === vmid);
   return (
     <div className="wizard-page choices">
-      <Field label="Cluster name">
+      <Field label="Cluster name" problem={nameProblem} help="Proxmox's own name for it, suggested; any name you will recognise.">
         <input value={value.name} onChange={(e) => set({ name: e.target.value })} />
       </Field>
 

@@ -19,9 +19,12 @@ export interface ConnectStepProps {
 export function ConnectStep({ value, onChange, refused, problems }: ConnectStepProps) {
   return (
     <div className="wizard-page">
-      <p>
-        Give the address of any node of the cluster and an API token. Create one under Datacenter → Permissions → API Tokens (keep
-        “Privilege Separation” ticked).
+      <p>Give the address of any node of the cluster and an API token.</p>
+      {/* The user guide's step 3 says the same, with the commands (issue 23). */}
+      <p role="note" aria-label="Which token" className="muted">
+        Create it under Datacenter → Permissions → API Tokens and keep “Privilege Separation” ticked: the token then holds only
+        what its own permissions grant, and you can revoke it without touching its user. Grant the roles to the token as well
+        as to its user (Datacenter → Permissions → Add → API Token Permission); the user guide lists the commands.
       </p>
       <Field label="Cluster URL" problem={problems.url} help="For example https://pve1.home.lab:8006">
         <input data-autofocus value={value.url} onChange={(e) => onChange({ ...value, url: e.target.value })} placeholder="https://" />

@@ -6,6 +6,7 @@
  */
 import { useState } from 'react';
 import { DoctorRunInput, type DoctorReport, type DoctorTlsInput } from '../../../../../shared/channels/doctor';
+import { takenProfileName, type ProfileSummary } from '../../../../../shared/domain/profile';
 import type { AppErrorValue } from '../../../../../shared/errors';
 import { Dialog, ErrorNotice } from '../../../components/common';
 import { useActionsAvailable } from '../../../stores/connection';
@@ -22,6 +23,7 @@ import { VersionNotes } from './VersionNotes';
 import { initialChoices, profileFrom, stepAfter, type Choices, type WizardStep } from './wizard-flow';
 
 const RUN_KEY = 'wizard';
+const noProfiles: readonly ProfileSummary[] = [];
 const pageTitles: Record<WizardStep, string> = {
   connect: '1. Address and token',
   trust: '2. Trust the certificate',
@@ -44,6 +46,7 @@ export function ConnectWizard({ onClose }: { onClose: () => void }) {
   const run = useDoctor((s) => s.runs[RUN_KEY]);
   const runDoctor = useDoctor((s) => s.run);
   const vault = useProfiles((s) => s.list?.vault);
+  const savedProfiles = useProfiles((s) => s.list?.profiles ?? noProfiles);
   const [creds, setCreds] = useState<Credentials>({ url: '', tokenId: '', secret: '' });
   const [problems, setProblems] = useState<Partial<Record<keyof Credentials, string>>>({});
   const [tls, setTls] = useState<DoctorTlsInput>();
@@ -99,6 +102,11 @@ export function ConnectWizard({ onClose }: { onClose: () => void }) {
   const busy = run?.running ?? false;
   const report = run?.report;
   const noSuitable = report !== undefined && !report.discovery.data.templates.some((t) => t.suitable);
+  // Said while the name is typed, by the rule main refuses a save with (issue 23).
+  const taken = choices ? takenProfileName(choices.name, savedProfiles.filter((p) => !p.demo)) : undefined;
+  const nameProblem = taken ? `A cluster named “${taken.name}” is already connected: choose another name.` : undefined;
+  const cannotSave = saving || busy || !actions.enabled || nameProblem !== undefined;
+  const saveTitle = nameProblem ?? actions.reason;
   const footer = (
     <>
       {step !== 'connect' && (
@@ -118,15 +126,15 @@ export function ConnectWizard({ onClose }: { onClose: () => void }) {
           </button>
           {noSuitable ? (
             <>
-              <button type="button" disabled={saving || busy || !actions.enabled} title={actions.reason} onClick={() => void save()}>
+              <button type="button" disabled={cannotSave} title={saveTitle} onClick={() => void save()}>
                 Save cluster
               </button>
-              <button type="button" className="primary" disabled={saving || busy || !actions.enabled} title={actions.reason} onClick={() => void save(true)}>
+              <button type="button" className="primary" disabled={cannotSave} title={saveTitle} onClick={() => void save(true)}>
                 Save and build a template
               </button>
             </>
           ) : (
-            <button type="button" className="primary" disabled={saving || busy || !actions.enabled} title={actions.reason} onClick={() => void save()}>
+            <button type="button" className="primary" disabled={cannotSave} title={saveTitle} onClick={() => void save()}>
               Save cluster
             </button>
           )}
@@ -164,6 +172,7 @@ export function ConnectWizard({ onClose }: { onClose: () => void }) {
           seedReason={report.suggestedProfile.isoStorageReason}
           value={choices}
           onChange={setChoices}
+          nameProblem={nameProblem}
           vault={vault}
         />
       )}

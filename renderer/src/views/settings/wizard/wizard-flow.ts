@@ -37,7 +37,8 @@ export interface Choices {
 export function initialChoices(report: DoctorReport, secretStorage: Choices['secretStorage']): Choices {
   const s = report.suggestedProfile;
   return {
-    name: new URL(report.url).hostname,
+    // Proxmox's name for the cluster; the URL's host only when that could not be read.
+    name: s.clusterName ?? new URL(report.url).hostname,
     nodes: s.nodes,
     isoStorage: s.isoStorage ?? '',
     templates: s.templates,
