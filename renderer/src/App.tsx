@@ -4,7 +4,6 @@ import { LeaveGuard } from './components/LeaveGuard';
 import { Nav } from './components/Nav';
 import { SecretBanner } from './components/SecretBanner';
 import { MAIN_CONTENT_ID, ShortcutHelp, SkipLink } from './components/Shortcuts';
-import { Toasts } from './components/Toasts';
 import { StatusBar } from './components/StatusBar';
 import { useUi, resolveTheme, views } from './stores/ui';
 import { CurrentView } from './views';
@@ -57,7 +56,6 @@ export function App() {
       </main>
       <StatusBar />
       <ShortcutHelp />
-      <Toasts />
       <TemplateBuilderHost />
       <LeaveGuard />
     </div>
