@@ -57,7 +57,8 @@ function layoutProblems(page: Page, selector: string): Promise<string[]> {
     });
     for (const el of drawn) {
       const r = el.getBoundingClientRect();
-      if (r.left < -0.5 || r.right > vw + 0.5) problems.push(`${name(el)} outside the viewport (${Math.round(r.left)}–${Math.round(r.right)} of ${vw})`);
+      if (r.left < -0.5 || r.right > vw + 0.5)
+        problems.push(`${name(el)} outside the viewport (${Math.round(r.left)}–${Math.round(r.right)} of ${vw})`);
     }
     // Siblings in a cell must not overlap (each cell's own children, and the cells of a row).
     const cells = [...root.querySelectorAll('td, th')];
@@ -215,7 +216,9 @@ describeE2e('alerts you can live with and tune', setup, (e) => {
   });
 
   it('acknowledging an alert takes its notice away', async () => {
-    await row('Egress failing').getByRole('button', { name: /^Acknowledge: Egress failing/ }).focus();
+    await row('Egress failing')
+      .getByRole('button', { name: /^Acknowledge: Egress failing/ })
+      .focus();
     await page.keyboard.press('Enter');
     await expect.poll(() => noticeCount().textContent(), poll).toBe('1 notice');
     expect(await statusBar().textContent()).not.toMatch(/Egress failing/);
@@ -228,7 +231,9 @@ describeE2e('alerts you can live with and tune', setup, (e) => {
   });
 
   it('snoozes a target from the keyboard: acknowledged, quiet until a time, and the snooze ended again', async () => {
-    await row('Node unreachable').getByRole('button', { name: /^Snooze or tune: .*pv1-3/ }).focus();
+    await row('Node unreachable')
+      .getByRole('button', { name: /^Snooze or tune: .*pv1-3/ })
+      .focus();
     await page.keyboard.press('Enter');
     const dialog = page.getByRole('dialog');
     await dialog.getByLabel('Snooze for').selectOption({ label: '1 hour' });
@@ -250,8 +255,13 @@ describeE2e('alerts you can live with and tune', setup, (e) => {
     await holds.getByRole('button', { name: 'Save hold-downs' }).click();
     await expect.poll(() => holds.getByRole('status').textContent(), poll).toMatch(/Saved/);
 
-    await row('Egress failing').getByRole('button', { name: /^Snooze or tune: / }).click();
+    await row('Egress failing')
+      .getByRole('button', { name: /^Snooze or tune: / })
+      .click();
     const dialog = page.getByRole('dialog');
+    await dialog.getByLabel('Egress failing', { exact: true }).waitFor(poll);
+    expect(await layoutProblems(page, '[role="dialog"]')).toEqual([]);
+    await page.screenshot({ path: screenshotPath('alerts-tune-dialog-1024.png') });
     await dialog.getByLabel('Egress failing', { exact: true }).uncheck();
     await dialog.getByLabel('Only after (minutes)').fill('2');
     await dialog.getByRole('button', { name: 'Save override' }).click();
@@ -263,17 +273,31 @@ describeE2e('alerts you can live with and tune', setup, (e) => {
     expect(file.tuning.overrides).toEqual([
       expect.objectContaining({ clusterId: 'demo', target: `vm:${DEMO_BROKEN_VMID}`, disabled: ['egress-failing'], holdDownMinutes: 2 }),
     ]);
-    await page.screenshot({ path: screenshotPath('alerts-tuning-1024.png'), fullPage: true });
+    await page.getByRole('region', { name: 'Hold-down' }).scrollIntoViewIfNeeded();
+    await page.screenshot({ path: screenshotPath('alerts-tuning-1024.png') });
   });
 
   it('links each target: a proxy opens its drawer, a node its page', async () => {
-    await row('Node unreachable').getByRole('button', { name: /^node pv1-3/ }).click();
+    await row('Node unreachable')
+      .getByRole('button', { name: /^node pv1-3/ })
+      .click();
     await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent(), poll).toMatch(/Nodes|pv1-3/);
     await expect.poll(() => page.getByRole('main').textContent(), poll).toContain('pv1-3');
     await nav('Alerts').click();
-    await row('Egress failing').getByRole('button', { name: new RegExp(`^proxy .*\\(${DEMO_BROKEN_VMID}\\)$`) }).click();
+    await row('Egress failing')
+      .getByRole('button', { name: new RegExp(`^proxy .*\\(${DEMO_BROKEN_VMID}\\)$`) })
+      .click();
     await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent(), poll).toBe('Proxies');
-    await expect.poll(() => page.getByRole('complementary').filter({ hasText: String(DEMO_BROKEN_VMID) }).count(), poll).toBeGreaterThan(0);
+    await expect
+      .poll(
+        () =>
+          page
+            .getByRole('complementary')
+            .filter({ hasText: String(DEMO_BROKEN_VMID) })
+            .count(),
+        poll,
+      )
+      .toBeGreaterThan(0);
     expect(problems).toEqual([]);
   });
 });

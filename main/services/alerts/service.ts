@@ -269,7 +269,8 @@ export function createAlertService(options: AlertServiceOptions): AlertService {
       });
       // Snoozed means seen: its open alerts leave the count and their notices go.
       for (const alert of options.history.openAlerts())
-        if (alert.clusterId === input.clusterId && alert.target === input.target && alert.acknowledgedAt === undefined) acknowledge(alert.id);
+        if (alert.clusterId === input.clusterId && alert.target === input.target && alert.acknowledgedAt === undefined)
+          acknowledge(alert.id);
       return live;
     },
     unsnooze(clusterId, target) {

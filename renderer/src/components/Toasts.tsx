@@ -57,9 +57,7 @@ function useNotices(): Notice[] {
   }, [toasts, alerts, dismiss]);
   // A good notice (a proxy is ready) goes by itself; a warning or a failure waits for the user.
   useEffect(() => {
-    const timers = toasts
-      .filter((t) => STAY_MS[t.tone] !== undefined)
-      .map((t) => setTimeout(() => dismiss(t.key), STAY_MS[t.tone]));
+    const timers = toasts.filter((t) => STAY_MS[t.tone] !== undefined).map((t) => setTimeout(() => dismiss(t.key), STAY_MS[t.tone]));
     return () => timers.forEach(clearTimeout);
   }, [toasts, dismiss]);
   return notices;

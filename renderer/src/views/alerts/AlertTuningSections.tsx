@@ -94,7 +94,9 @@ function HoldDowns({ tuning, onError }: { tuning: AlertTuning; onError: (e: AppE
   return (
     <section aria-labelledby="alerts-holddown" className="alerts-section">
       <h2 id="alerts-holddown">Hold-down</h2>
-      <p className="muted">Raise a rule's alert only once its condition has held this many minutes. Empty or 0: as soon as the rule says.</p>
+      <p className="muted">
+        Raise a rule's alert only once its condition has held this many minutes. Empty or 0: as soon as the rule says.
+      </p>
       <div className="alerts-holddowns">
         {alertRuleCatalogue.map((r) => (
           <label key={r.id} className="inline-field">
@@ -124,7 +126,8 @@ function HoldDowns({ tuning, onError }: { tuning: AlertTuning; onError: (e: AppE
           disabled={problems.length > 0}
           onClick={async () => {
             const holdDownMinutes: Partial<Record<AlertRuleId, number>> = {};
-            for (const r of alertRuleCatalogue) if ((draft[r.id] ?? '').trim() !== '' && Number(draft[r.id]) > 0) holdDownMinutes[r.id] = Number(draft[r.id]);
+            for (const r of alertRuleCatalogue)
+              if ((draft[r.id] ?? '').trim() !== '' && Number(draft[r.id]) > 0) holdDownMinutes[r.id] = Number(draft[r.id]);
             const problem = await setTuning({ holdDownMinutes, overrides: tuning.overrides });
             onError(problem);
             setSaved(problem ? '' : 'Saved: the hold-downs are in force.');

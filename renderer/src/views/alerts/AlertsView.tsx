@@ -53,7 +53,13 @@ function RowActions({ alert, onError, onTune }: { alert: AlertView; onError: (e:
           Acknowledge
         </button>
       )}
-      <button type="button" disabled={!actions.enabled} title={actions.reason} aria-label={`Snooze or tune: ${alert.label}`} onClick={onTune}>
+      <button
+        type="button"
+        disabled={!actions.enabled}
+        title={actions.reason}
+        aria-label={`Snooze or tune: ${alert.label}`}
+        onClick={onTune}
+      >
         Snooze or tune…
       </button>
     </div>
@@ -155,7 +161,11 @@ export function AlertsView() {
           <SearchInput label="Filter alerts" value={filter.text} onChange={(text) => setFilter((f) => ({ ...f, text }))} />
           <label className="inline-field">
             State
-            <select aria-label="State" value={filter.state} onChange={(e) => setFilter((f) => ({ ...f, state: e.target.value as Filter['state'] }))}>
+            <select
+              aria-label="State"
+              value={filter.state}
+              onChange={(e) => setFilter((f) => ({ ...f, state: e.target.value as Filter['state'] }))}
+            >
               <option value="">Any state</option>
               <option value="open">Open</option>
               <option value="acknowledged">Acknowledged</option>
@@ -164,7 +174,11 @@ export function AlertsView() {
           </label>
           <label className="inline-field">
             Rule
-            <select aria-label="Rule" value={filter.rule} onChange={(e) => setFilter((f) => ({ ...f, rule: e.target.value as Filter['rule'] }))}>
+            <select
+              aria-label="Rule"
+              value={filter.rule}
+              onChange={(e) => setFilter((f) => ({ ...f, rule: e.target.value as Filter['rule'] }))}
+            >
               <option value="">Any rule</option>
               {alertRuleCatalogue.map((r) => (
                 <option key={r.id} value={r.id}>
@@ -191,8 +205,8 @@ export function AlertsView() {
               <p className="muted">No alert matches the filter.</p>
             ) : (
               <EmptyState title="No alerts">
-                Egress Desk checks your proxies every {interval ?? 5} minutes, and watches your nodes, the seed storage and the
-                templates. When something needs you, it shows here, as a notification, and on the webhooks you set in Settings.
+                Egress Desk checks your proxies every {interval ?? 5} minutes, and watches your nodes, the seed storage and the templates.
+                When something needs you, it shows here, as a notification, and on the webhooks you set in Settings.
               </EmptyState>
             )
           ) : null

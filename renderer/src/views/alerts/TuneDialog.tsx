@@ -74,8 +74,8 @@ export function TuneDialog({ alert, onClose }: { alert: AlertView; onClose: () =
       <fieldset className="tune-group">
         <legend>Snooze</legend>
         <p className="muted">
-          No new alert, notice or webhook for {alert.label} until then; its open alerts are acknowledged. What still holds when the
-          snooze ends is raised then.
+          No new alert, notice or webhook for {alert.label} until then; its open alerts are acknowledged. What still holds when the snooze
+          ends is raised then.
         </p>
         <div className="tune-row">
           <label className="inline-field">
@@ -128,7 +128,7 @@ export function TuneDialog({ alert, onClose }: { alert: AlertView; onClose: () =
             min={0}
             max={10_080}
             inputMode="numeric"
-            placeholder="the rule's"
+            placeholder="rule's"
             value={minutes}
             aria-invalid={minutesProblem ? true : undefined}
             onChange={(e) => setMinutes(e.target.value)}

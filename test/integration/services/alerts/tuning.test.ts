@@ -33,7 +33,15 @@ let history: HistoryDatabase;
 const events: { name: string; payload: unknown }[] = [];
 const open: AlertService[] = [];
 const proxy = { clusterId: 'c1', vmid: 105, name: 'egress-a', node: 'pve1' };
-const failed = (): CheckRecord => ({ clusterId: 'c1', vmid: 105, at: clock, ok: false, origin: 'scheduled', stage: 'connect', problem: 'refused' });
+const failed = (): CheckRecord => ({
+  clusterId: 'c1',
+  vmid: 105,
+  at: clock,
+  ok: false,
+  origin: 'scheduled',
+  stage: 'connect',
+  problem: 'refused',
+});
 
 function service(): AlertService {
   let settings: AppSettings = { ...defaultSettings };
