@@ -132,3 +132,6 @@ export const alertRuleCatalogue: readonly {
       "A template of the cluster's catalogue could no longer be cloned: missing, no longer a template, or failing the checks a create makes (the doctor's verdict, read every 10 minutes).",
   },
 ];
+
+/** A rule's title, the words every list, notice and webhook names it by (an unknown id as itself). */
+export const alertRuleTitle = (rule: string): string => alertRuleCatalogue.find((r) => r.id === rule)?.title ?? rule;

@@ -11,7 +11,7 @@
  */
 import { useEffect, useRef, useState } from 'react';
 import type { AlertView } from '../../../shared/channels/alerts';
-import { alertRuleCatalogue } from '../../../shared/domain/alert-rules';
+import { alertRuleTitle } from '../../../shared/domain/alert-rules';
 import { useAlerts } from '../stores/alerts';
 import { useTasks, type Toast } from '../stores/tasks';
 import { useUi } from '../stores/ui';
@@ -39,7 +39,7 @@ function liveNotices(toasts: Toast[], alerts: Record<number, AlertView>): Notice
       out.push(t);
       continue;
     }
-    const rule = alertRuleCatalogue.find((r) => r.id === alert.rule)?.title ?? alert.rule;
+    const rule = alertRuleTitle(alert.rule);
     out.push({ ...t, alert, title: `Alert: ${rule}, ${alert.label}`, body: `${alert.reason} Raised ${alertTime(alert.raisedAt)}.` });
   }
   return out;

@@ -7,12 +7,11 @@
  */
 import { useEffect, useState } from 'react';
 import type { AlertTuning } from '../../../../shared/channels/alerts';
-import { alertRuleCatalogue, type AlertRuleId } from '../../../../shared/domain/alert-rules';
+import { alertRuleCatalogue, alertRuleTitle as ruleTitle, type AlertRuleId } from '../../../../shared/domain/alert-rules';
 import type { AppErrorValue } from '../../../../shared/errors';
 import { ErrorNotice } from '../../components/common';
 import { useAlerts } from '../../stores/alerts';
 import { alertTime } from './alert-time';
-import { ruleTitle } from './AlertsView';
 import { TargetLink } from './TargetLink';
 
 function QuietTargets({ tuning, onError }: { tuning: AlertTuning; onError: (e: AppErrorValue | undefined) => void }) {

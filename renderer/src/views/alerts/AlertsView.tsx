@@ -10,7 +10,7 @@
  */
 import { useMemo, useState } from 'react';
 import type { AlertView } from '../../../../shared/channels/alerts';
-import { alertRuleCatalogue, type AlertRuleId } from '../../../../shared/domain/alert-rules';
+import { alertRuleCatalogue, alertRuleTitle as ruleTitle, type AlertRuleId } from '../../../../shared/domain/alert-rules';
 import type { AppErrorValue } from '../../../../shared/errors';
 import { DataTable, EmptyState, ErrorNotice, SearchInput, StateBadge, Toolbar, type DataColumn } from '../../components/common';
 import { sortedAlerts, unacknowledgedCount, useAlerts } from '../../stores/alerts';
@@ -21,8 +21,6 @@ import { AlertTuningSections, WebhookDeliveries } from './AlertTuningSections';
 import { TargetLink } from './TargetLink';
 import { TuneDialog } from './TuneDialog';
 import './alerts.css';
-
-export const ruleTitle = (rule: string) => alertRuleCatalogue.find((r) => r.id === rule)?.title ?? rule;
 
 type StateWord = 'open' | 'acknowledged' | 'resolved';
 

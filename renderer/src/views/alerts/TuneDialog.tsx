@@ -7,11 +7,10 @@
  */
 import { useState } from 'react';
 import type { AlertOverride, AlertView } from '../../../../shared/channels/alerts';
-import { rulesFor } from '../../../../shared/domain/alert-rules';
+import { alertRuleTitle as ruleTitle, rulesFor } from '../../../../shared/domain/alert-rules';
 import type { AppErrorValue } from '../../../../shared/errors';
 import { Dialog, ErrorNotice } from '../../components/common';
 import { useAlerts } from '../../stores/alerts';
-import { ruleTitle } from './AlertsView';
 
 const SNOOZES: { label: string; minutes: number | undefined }[] = [
   { label: '1 hour', minutes: 60 },
