@@ -72,7 +72,6 @@ if (process.argv[2] === '--servers') {
     history,
     switches,
     publish: (record) => bus.publish('checks.result', record),
-    describe: (clusterId, vmid) => ({ clusterId, vmid, node: 'pve1' }),
     now: () => Date.now(),
     logger,
   });

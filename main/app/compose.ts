@@ -114,6 +114,8 @@ export function composeApp(options: ComposeOptions): ComposedApp {
     directory: profiles.directory,
     bus,
     logger,
+    // A scan that names no grace period uses Settings' (it used the built-in 15 min whatever Settings said).
+    cleanupGraceMinutes: () => profiles.settings().cleanupGraceMinutes,
     dataDir: options.dataDir,
     onOperationFinished: monitoring.refreshAfterOperation,
     // A create's last step waits for the address the inventory reads from the guest agent (no polling of its own).
@@ -157,12 +159,19 @@ export function composeApp(options: ComposeOptions): ComposedApp {
     settings: () => profiles.settings(),
     dataDir: options.dataDir,
     power: options.powerState,
-    // The demo knows which preset each of its proxies runs (its loopback stand-ins speak it).
-    endpointHint: (clusterId, vmid) =>
-      profiles.directory
-        .list()
-        .find((cluster) => cluster.id === clusterId && cluster.demo)
-        ?.demoProxies?.endpoint(vmid),
+    // Before any Test: the port the user-data this app put into the seed listens on (proxy-records.ts); else the
+    // demo's, which knows which preset each of its proxies runs (its loopback stand-ins speak it).
+    endpointHint: (clusterId, vmid) => {
+      const uid = monitoring.inventory.vm(clusterId, vmid)?.uid;
+      const recorded = uid === undefined ? undefined : taskServices.tasks.proxyEndpoint(clusterId, uid);
+      return (
+        recorded ??
+        profiles.directory
+          .list()
+          .find((cluster) => cluster.id === clusterId && cluster.demo)
+          ?.demoProxies?.endpoint(vmid)
+      );
+    },
     logger,
     ...options.checks,
   });
@@ -174,6 +183,7 @@ export function composeApp(options: ComposeOptions): ComposedApp {
     bus,
     directory: profiles.directory,
     inventorySnapshot: () => monitoring.inventory.snapshot(),
+    inventoryVm: (clusterId, vmid) => monitoring.inventory.vm(clusterId, vmid),
     healthSnapshot: () => monitoring.health.snapshot(),
     settings: () => profiles.settings(),
     updateSettings: (patch) => profiles.updateSettings(patch),
@@ -186,7 +196,6 @@ export function composeApp(options: ComposeOptions): ComposedApp {
     confirmFailure: (clusterId, vmid) => checks.checkSoon(clusterId, vmid, FAILURE_CONFIRMATION_MS),
     ...options.alerts,
   });
-  const offCheckAlerts = checks.onCheckResult((record, proxy) => alerts.observeCheck(record, proxy));
   alerts.start();
   // Every settings change sets the task limits again (queued work is served under the new ones at once) and the
   // history's retention (applied at once).
@@ -205,7 +214,11 @@ export function composeApp(options: ComposeOptions): ComposedApp {
     // Test's result is recorded in the history too: this `proxies.test` replaces the one in monitoring.handlers.
     ...recordedTestHandlers(checks),
     ...checksHandlers(checks),
-    ...alertsHandlers(alerts, () => profiles.settings(), () => profiles.settings().checkIntervalMinutes ?? DEFAULT_CHECK_INTERVAL_MINUTES),
+    ...alertsHandlers(
+      alerts,
+      () => profiles.settings(),
+      () => profiles.settings().checkIntervalMinutes ?? DEFAULT_CHECK_INTERVAL_MINUTES,
+    ),
     ...templatesHandlers({ directory: profiles.directory, tasks: taskServices.tasks, catalogue: profileCatalogue(profiles) }),
     // Issue 15: Proxmox's RRD graphs, read when a view opens them.
     ...rrdHandlers(createRrdService({ directory: profiles.directory, logger: logger.child({ part: 'rrd' }) })),
@@ -230,7 +243,6 @@ export function composeApp(options: ComposeOptions): ComposedApp {
       history.flush();
       clearInterval(statusTimer);
       offLimits();
-      offCheckAlerts();
       await alerts.close();
       checks.stop();
       monitoring.close();

@@ -1,6 +1,6 @@
 /**
  * Main's own messages, typed: what one part of main tells another in-process (a settings change, an inventory
- * delta, a node-health update, a task's new state), each listener subscribed to one name and handed that name's
+ * delta, a node-health update, a task's new state, a check's result), each listener subscribed to one name and handed that name's
  * payload type, so no listener casts. Separate from the window event bus (ipc/event-bus.ts), which publishes
  * contract events to the windows: that bus hands each event it publishes that main also acts on to this one,
  * after checking it against the contract, so main's listeners get exactly what the windows get.
@@ -14,6 +14,7 @@ export interface MainEvents {
   'inventory.delta': EventPayload<'inventory.delta'>;
   'health.update': EventPayload<'health.update'>;
   'tasks.update': EventPayload<'tasks.update'>;
+  'checks.result': EventPayload<'checks.result'>;
 }
 export type MainEventName = keyof MainEvents;
 export type MainListener<E extends MainEventName> = (payload: MainEvents[E]) => void;
@@ -26,6 +27,7 @@ const MAIN_EVENT_NAMES: ReadonlySet<string> = new Set<MainEventName>([
   'inventory.delta',
   'health.update',
   'tasks.update',
+  'checks.result',
 ]);
 
 /**
@@ -49,6 +51,7 @@ export function createMainBus(log: Logger): MainBus {
     'inventory.delta': new Set(),
     'health.update': new Set(),
     'tasks.update': new Set(),
+    'checks.result': new Set(),
   };
   const deliver = <E extends MainEventName>(name: E, payload: MainEvents[E]): void => {
     for (const listener of listeners[name]) {
@@ -70,6 +73,8 @@ export function createMainBus(log: Logger): MainBus {
         case 'health.update':
           return deliver(message.name, message.payload);
         case 'tasks.update':
+          return deliver(message.name, message.payload);
+        case 'checks.result':
           return deliver(message.name, message.payload);
       }
     },

@@ -1,7 +1,8 @@
 /**
  * Starts the demo cluster at realistic speed for manual use:
  *   npx tsx main/simulator/cli.ts [port]
- * and prints what a client needs to connect.
+ * and prints what a client needs to connect, and which token can build a
+ * template there (every node's `local` takes import content).
  */
 import { startSimulator } from './index';
 
@@ -15,6 +16,8 @@ const lines = [
   `  fingerprint: ${sim.fingerprint}`,
   `  names:       ${sim.sans.join(', ')}`,
   `  operator:    ${sim.tokens.operator!.tokenId}=${sim.tokens.operator!.secret}`,
+  'Build a template (Templates > Build a template): with the token above; local on every node takes import content.',
+  '  The operator token lacks the builder\'s roles: the builder then lists the pveum commands that grant them.',
   'Ctrl-C stops it.',
 ];
 process.stdout.write(`${lines.join('\n')}\n`);

@@ -144,11 +144,19 @@ export function minimalCluster(): ClusterDefinition {
   };
 }
 
+/**
+ * A demo node's storages: `local` also holds disk images to import, as `pvesm set local --content
+ * iso,vztmpl,backup,import` leaves it (pve-storage 8.4+), so the template builder can download there.
+ */
+function demoStorages(): StorageDefinition[] {
+  return storages().map((s) => (s.storage === 'local' ? { ...s, content: `${s.content},import` } : s));
+}
+
 function demoNode(node: string, vms: VmDefinition[], online = true): NodeDefinition {
   const seeds = vms
     .filter((v) => typeof v.config.ide2 === 'string' && v.config.ide2.startsWith(SEED_STORAGE))
     .map((v) => `${String(v.config.name)}-seed.iso`);
-  return { node, online, storages: storages(), bridges, vms, isos: { [SEED_STORAGE]: seeds, local: ['debian-13.1.0-amd64-netinst.iso'] } };
+  return { node, online, storages: demoStorages(), bridges, vms, isos: { [SEED_STORAGE]: seeds, local: ['debian-13.1.0-amd64-netinst.iso'] } };
 }
 
 /**
@@ -167,6 +175,10 @@ export const DEMO_SHARED_STORAGE: StorageDefinition = {
 /** The demo's mid-clone VM; startSimulator starts a long clone onto it. */
 export const DEMO_MID_CLONE = { node: 'pv1-1', template: 9001, newid: 150_004, name: 'proxy-k4m2q7zt3xw9bv5npa' } as const;
 
+/** The demo's one orphan seed (no VM uses it), on pv1-1. */
+export const DEMO_ORPHAN_SEED = 'proxy-orphan0000000000000-seed.iso';
+export const DEMO_ORPHAN_NODE = 'pv1-1';
+
 export function demoCluster(): ClusterDefinition {
   const pv1 = demoNode('pv1-1', [
     goodTemplate(9001, DEMO_SHARED_STORAGE.storage, true),
@@ -177,7 +189,7 @@ export function demoCluster(): ClusterDefinition {
     proxyVm(150_002, 'proxy-b3n8v5c2x7z4l9k1j6', '8e7d6c5b-4a39-4281-b7f6-e5d4c3b2a190', 'running', 4),
     { ...plainVm(150_099, 'proxy-lookalike-not-ours', 'running') },
   ]);
-  pv1.isos![SEED_STORAGE]!.push('proxy-orphan0000000000000-seed.iso');
+  pv1.isos![SEED_STORAGE]!.push(DEMO_ORPHAN_SEED);
   const pv2 = demoNode('pv1-2', [
     goodTemplate(9101),
     proxyVm(150_003, 'proxy-c9h4g1f6d3s8a2p7o5', 'c1d2e3f4-a5b6-4c7d-8e9f-0a1b2c3d4e5f', 'running'),

@@ -45,6 +45,8 @@ export {
   minimalCluster,
   demoCluster,
   SEED_STORAGE,
+  DEMO_ORPHAN_SEED,
+  DEMO_ORPHAN_NODE,
   DEMO_SHARED_STORAGE,
 } from './datasets';
 

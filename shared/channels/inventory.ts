@@ -41,7 +41,10 @@ export const VmRow = z
     ours: z.boolean().optional(),
     /** The profile's template and machine type keys the app made it with; absent for VMs it did not make. */
     template: z.string().optional(),
+    /** Absent too when the VM no longer has that type's cores and memory (resized since). */
     machineType: z.string().optional(),
+    /** The app keeps the user-data of the seed it last wrote to this VM (sealed, in main): a migrate needs no paste. */
+    userDataKept: z.boolean().optional(),
     tags: z.array(z.string()),
     lock: z.string().optional(),
   })

@@ -206,7 +206,8 @@ const ONCE = { message: 'pick each proxy once', path: ['targets'] };
 
 /**
  * Issue 16: migrate proxies to one other node, one task per VM. `cloudInit` is the proxy's user-data, needed only when
- * the seed's storage is local to the node (the same seed is rebuilt on the target; Proxmox cannot read an ISO back).
+ * the seed's storage is local to the node (the same seed is rebuilt on the target; Proxmox cannot read an ISO back)
+ * and the app keeps none for it (issue 23: main uses the user-data it put into the seed, VmRow.userDataKept).
  */
 export const MigrateInput = z
   .object({
@@ -223,9 +224,8 @@ export const MigrateInput = z
 export type MigrateInput = z.infer<typeof MigrateInput>;
 
 /**
- * Issue 16: the same change on each proxy. `machineType`: a machine type of the profile (its cores and memory, and
- * its disk when larger than today's; cores and memory wait for the next start by Proxmox); `diskGiB`: a larger boot
- * disk (grown live); `cloudInit`: new user-data (a new seed with a new instance-id, read at the next boot). `reboot`
+ * Issue 16: the same change on each proxy. `machineType`: a machine type of the profile (its cores and memory, which
+ * wait for the next start by Proxmox; never its disk: issue 23); `diskGiB`: a larger boot disk (grown live); `cloudInit`: new user-data (a new seed with a new instance-id, read at the next boot). `reboot`
  * (default true): reboot a running VM when a change waits for its next start.
  */
 export const ReconfigureInput = z
@@ -247,12 +247,13 @@ export type ReconfigureInput = z.infer<typeof ReconfigureInput>;
 /**
  * Issue 16: delete each proxy and create it again with the same name and `cloudInit` (its user-data), a new UID. The
  * template and machine type default to the ones this app made it with; a proxy it has no record of needs them here.
+ * Without `cloudInit` the user-data this app put into its seed is used (issue 23); a proxy without one needs it here.
  */
 export const RecreateInput = z
   .object({
     clusterId: id,
     targets: z
-      .array(VmTarget.extend({ cloudInit: cloudInitText }).strict())
+      .array(VmTarget.extend({ cloudInit: cloudInitText.optional() }).strict())
       .min(1)
       .max(200)
       .refine(distinctVmids, ONCE),

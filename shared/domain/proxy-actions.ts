@@ -43,8 +43,22 @@ export const proxyActionLabel: Record<ProxyAction, string> = {
   delete: 'Delete',
 };
 
-export const OPERATOR_WARNING =
-  'This proxy was not made by this app: the operator that made it reconciles it and may undo this change. Go on only if you know it will not.';
+/**
+ * The confirmation's words for proxies the operator made: the app recognises the operator's mark (issue 23 item 13),
+ * so it says who made them, not only that it did not.
+ */
+export function operatorWarning(operatorMade = 1, of = operatorMade): string {
+  const one = operatorMade === 1;
+  const who =
+    operatorMade === of
+      ? one
+        ? 'This proxy was'
+        : `These ${operatorMade} proxies were`
+      : `${operatorMade} of these ${of} proxies ${one ? 'was' : 'were'}`;
+  return `${who} made by the proxy operator (the mark is the operator's), not by this app: the operator reconciles ${one ? 'it' : 'them'} and may undo this change. Go on only if you know it will not.`;
+}
+
+export const OPERATOR_WARNING = operatorWarning();
 
 const no = (reason: string): ActionApplicability => ({ enabled: false, reason });
 

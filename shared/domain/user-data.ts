@@ -39,10 +39,16 @@ export function userDataKind(text: string): UserDataKind | undefined {
   return headers.find((h) => start.startsWith(h.start))?.kind;
 }
 
+/** Where the user-data is written: whether presets are offered above the editor (the words may point at them only then). */
+export interface UserDataPlace {
+  presetsAbove?: boolean;
+}
+
 /** The sentence for user-data cloud-init would ignore, or undefined when its start is one cloud-init acts on. */
-export function headerProblem(text: string): string | undefined {
+export function headerProblem(text: string, place: UserDataPlace = {}): string | undefined {
   if (userDataKind(text)) return undefined;
-  if (text.trim() === '') return 'The user-data is empty: start it with a #cloud-config line, or choose a preset above.';
+  if (text.trim() === '')
+    return `The user-data is empty: start it with a #cloud-config line${place.presetsAbove ? ', or choose a preset above' : ''}.`;
   const first = text.trimStart().split('\n', 1)[0]!.slice(0, 40);
   return `The user-data must start with a line cloud-init recognises, such as #cloud-config (or #! for a script, #include, a MIME Content-Type: header, ## template: jinja). It starts with “${first}”, which cloud-init would ignore, so the proxy would boot with nothing set up.`;
 }
@@ -67,10 +73,10 @@ export function yamlProblems(text: string): YamlProblem[] {
 }
 
 /** Too long, a start cloud-init would ignore, or (for cloud-config) YAML that does not parse; undefined when it is fine. */
-export function userDataProblem(text: string): string | undefined {
+export function userDataProblem(text: string, place: UserDataPlace = {}): string | undefined {
   if (text.length > USER_DATA_MAX_CHARS)
     return `The user-data is at most ${USER_DATA_MAX_CHARS.toLocaleString('en')} characters: this is ${text.length.toLocaleString('en')}.`;
-  const header = headerProblem(text);
+  const header = headerProblem(text, place);
   if (header) return header;
   if (userDataKind(text) !== 'cloud-config') return undefined;
   const yamlError = yamlProblems(text).find((p) => p.severity === 'error');

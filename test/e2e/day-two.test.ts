@@ -209,13 +209,17 @@ describeE2e('day-two actions in the browser against the simulator', setup, ({ pa
     const dialog = page.getByRole('dialog', { name: `Migrate ${deaf}` });
     expect(await dialog.getByRole('option').allTextContents()).toEqual([to]);
     expect(await dialog.getByRole('list', { name: 'Nodes not offered' }).textContent()).toContain('pv1-3: It is offline.');
-    await typeUserData(userData);
+    // Issue 23 item 4: recreated by this app moments ago, its seed's user-data is the app's own: nothing to paste.
+    expect(await dialog.locator('.cm-content').count()).toBe(0);
+    expect(await dialog.getByText(/It uses the user-data it put into that seed itself/).count()).toBe(1);
     // Recreated by this app, it is ours now: no operator warning.
     expect(await dialog.getByRole('checkbox', { name: /operator may undo/ }).count()).toBe(0);
     await noAxe('the migrate dialog', '[role="dialog"]');
     await dialog.getByRole('button', { name: `Migrate to ${to}` }).click();
     const details = await watchTask(`Task Migrate ${deaf}`, 'succeeded');
     expect(await logOf(details)).toMatch(/TASK OK/);
+    // Issue 23 item 13: the finished task names the node the VM moved to.
+    await expect.poll(() => details.locator('header').textContent(), poll).toContain(` on ${to}`);
     expect(simVm(deaf)!.node).toBe(to);
     expect(instanceIdOn(to, deaf)).toBe(before);
     expect(demo.sim.state.iso(from, SEED_STORAGE, `${deaf}-seed.iso`)).toBeUndefined();

@@ -80,8 +80,8 @@ describeE2e('the proxies grid: layout at two window sizes, and the keyboard', se
         expect(closed.cutWithoutTooltip).toEqual([]);
         expect(closed.badBadges).toEqual([]);
         expect(closed.badges).toBeGreaterThan(0);
-        // The Name, State and Address columns stay at any of these sizes.
-        for (const header of ['Name', 'State', 'Address']) expect(await page.getByRole('columnheader', { name: header }).count()).toBe(1);
+        // The Name, State and Address columns stay at any of these sizes, and Last check (issue 23).
+        for (const header of ['Name', 'State', 'Address', 'Last check']) expect(await page.getByRole('columnheader', { name: header }).count()).toBe(1);
 
         await page.getByRole('checkbox', { name: `Select ${first}` }).check();
         await page.getByRole('button', { name: `Details of ${first}` }).click();

@@ -18,6 +18,7 @@ export const DOC_PICTURES: ReadonlySet<string> = new Set([
   'alerts-light.png',
   'cleanup-light.png',
   'create-light.png',
+  'demo-builder-1280-light.png',
   'first-run-1.png',
   'first-run-2.png',
   'first-run-3.png',

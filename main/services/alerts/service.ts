@@ -9,10 +9,14 @@
  * At start the rules are evaluated once over what the inventory and the
  * health service already hold, so an alert left open by the previous run
  * whose condition cleared meanwhile resolves without waiting for a change.
+ *
+ * Long because it is the one place the alerts' parts are joined (engine, rules, delivery, tuning, targets) and each
+ * command that changes alert state (acknowledge, snooze, the tuning) must publish what every window follows; the
+ * rules and the tuning's logic live in their own files.
  */
 import type { AlertTuning, AlertView, WebhookDelivery, WebhookTarget } from '../../../shared/channels/alerts';
 import type { HealthSnapshot } from '../../../shared/channels/health';
-import type { InventoryDelta, InventorySnapshot } from '../../../shared/channels/inventory';
+import type { InventoryDelta, InventorySnapshot, VmRow } from '../../../shared/channels/inventory';
 import type { TaskView } from '../../../shared/channels/tasks';
 import { alertThresholds, AlertRuleId, type AlertRuleSettings } from '../../../shared/domain/alert-rules';
 import type { AppSettings } from '../../../shared/domain/profile';
@@ -46,6 +50,8 @@ export interface AlertServiceOptions {
   directory: ClusterDirectory;
   /** What is already known at start. */
   inventorySnapshot: () => InventorySnapshot;
+  /** One VM's inventory row, to name the proxy a check result is about. */
+  inventoryVm: (clusterId: string, vmid: number) => VmRow | undefined;
   healthSnapshot: () => HealthSnapshot;
   settings: () => AppSettings;
   updateSettings: (patch: Partial<AppSettings>) => AppSettings;
@@ -66,8 +72,6 @@ export interface AlertServiceOptions {
 
 export interface AlertService {
   start(): void;
-  /** An egress check's result (scheduled or Test): the checks service's onCheckResult listener. */
-  observeCheck(record: CheckRecord, proxy: CheckedProxy): void;
   list(): { open: AlertView[]; recent: AlertView[] };
   acknowledge(id: number): AlertView;
   setRules(rules: AlertRuleSettings): AppSettings;
@@ -172,6 +176,22 @@ export function createAlertService(options: AlertServiceOptions): AlertService {
     });
   }
 
+  /** An egress check's result (scheduled or Test), as the windows get it: judged about the proxy its row names. */
+  function observeCheck(record: CheckRecord): void {
+    const row = options.inventoryVm(record.clusterId, record.vmid);
+    const proxy: CheckedProxy = {
+      clusterId: record.clusterId,
+      vmid: record.vmid,
+      node: row?.node ?? '',
+      ...(row?.name ? { name: row.name } : {}),
+    };
+    try {
+      proxies.observeCheck(record, proxy);
+    } catch (err) {
+      log.warn('alert evaluation of a check failed', { error: (err as Error).message });
+    }
+  }
+
   /** Rules switched off resolve what they hold open. */
   function applySwitches(): void {
     const t = thresholds();
@@ -230,6 +250,7 @@ export function createAlertService(options: AlertServiceOptions): AlertService {
         options.bus.main.on('inventory.delta', onDelta),
         options.bus.main.on('health.update', onHealth),
         options.bus.main.on('settings.changed', applySwitches),
+        options.bus.main.on('checks.result', observeCheck),
         options.bus.main.on('tasks.update', (task) => {
           if (STOPPING_KINDS.has(task.kind) && task.vmid !== undefined) proxies.stoppedByThisApp(task.clusterId, task.vmid);
         }),
@@ -238,13 +259,6 @@ export function createAlertService(options: AlertServiceOptions): AlertService {
       templates.start();
       timer = setInterval(() => engine.tick(), options.tickMs ?? 5_000);
       timer.unref();
-    },
-    observeCheck(record, proxy) {
-      try {
-        proxies.observeCheck(record, proxy);
-      } catch (err) {
-        log.warn('alert evaluation of a check failed', { error: (err as Error).message });
-      }
     },
     list() {
       const open = options.history.openAlerts().sort((a, b) => b.raisedAt - a.raisedAt);

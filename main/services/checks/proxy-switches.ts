@@ -12,6 +12,7 @@
 import { join } from 'node:path';
 import { z } from 'zod';
 import { CheckEndpoint } from '../../../shared/channels/checks';
+import { DEFAULT_ENDPOINT } from '../../../shared/domain/proxy-endpoint';
 import type { Logger } from '../../log/logger';
 import { readPrivateJson, writePrivateJson } from '../../files/private-json-file';
 
@@ -21,8 +22,8 @@ const ProxyPrefs = z.object({ off: z.boolean().optional(), endpoint: CheckEndpoi
 type ProxyPrefs = z.infer<typeof ProxyPrefs>;
 const SwitchesFile = z.object({ version: z.literal(1), proxies: z.record(z.string(), ProxyPrefs) }).strict();
 
-/** Squid's port, the Create dialog's first preset: what a proxy never tested is checked on. */
-export const DEFAULT_CHECK_ENDPOINT: CheckEndpoint = { protocol: 'http', port: 3128 };
+/** Squid's port, the Create dialog's first preset: what a proxy never tested, of unknown user-data, is checked on. */
+export const DEFAULT_CHECK_ENDPOINT: CheckEndpoint = DEFAULT_ENDPOINT;
 
 export const proxyKey = (clusterId: string, vmid: number) => `${clusterId}/${vmid}`;
 

@@ -1,8 +1,9 @@
 /**
  * One check, scheduled or pressed: the proxy-check service's own `test` (the
  * same code as the Test button, the demo's loopback route included), its
- * result turned into a history record, recorded, published to the window and
- * handed to every `onCheckResult` listener (the alert engine).
+ * result turned into a history record, recorded and published as
+ * `checks.result`, which the window bus hands to main's own listeners (the
+ * alert engine, events/main-bus.ts) before the windows.
  *
  * A scheduled check that could not run (the VM stopped or lost its address
  * between the inventory's listing and the check) records nothing: that is
@@ -18,16 +19,6 @@ import type { ProxySwitches } from './proxy-switches';
 import { DEFAULT_CHECK_ENDPOINT } from './proxy-switches';
 import type { CheckEndpoint } from '../../../shared/channels/checks';
 import type { ScheduledProxy } from './schedule';
-
-/** Who a check result is about, for listeners that speak of the proxy by name. */
-export interface CheckedProxy {
-  clusterId: string;
-  vmid: number;
-  name?: string;
-  node: string;
-}
-
-export type CheckResultListener = (record: CheckRecord, proxy: CheckedProxy) => void;
 
 export function recordOf(
   result: ProxyCheckResult,
@@ -50,10 +41,8 @@ export interface CheckRunnerOptions {
   proxyCheck: ProxyCheckService;
   history: HistoryStore;
   switches: ProxySwitches;
-  /** Publishes the record to the window (`checks.result`). */
+  /** Publishes the record as `checks.result` (to main's listeners, then the windows). */
   publish(record: CheckRecord): void;
-  /** The proxy's row now (name and node), for a manual Test's listeners. */
-  describe(clusterId: string, vmid: number): CheckedProxy | undefined;
   /** The protocol and port to use for a proxy Test never checked (the demo knows its presets). */
   endpointHint?(clusterId: string, vmid: number): CheckEndpoint | undefined;
   now(): number;
@@ -61,16 +50,10 @@ export interface CheckRunnerOptions {
 }
 
 export class CheckRunner {
-  private readonly listeners = new Set<CheckResultListener>();
   private readonly log: Logger;
 
   constructor(private readonly options: CheckRunnerOptions) {
     this.log = options.logger.child({ part: 'checks' });
-  }
-
-  onCheckResult(listener: CheckResultListener): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
   }
 
   endpointOf(clusterId: string, vmid: number): CheckEndpoint {
@@ -89,8 +72,7 @@ export class CheckRunner {
       return;
     }
     if (signal.aborted) return;
-    const proxy: CheckedProxy = { clusterId, vmid, node: target.node, ...(target.name === undefined ? {} : { name: target.name }) };
-    this.settle(recordOf(result, target, this.options.now(), 'scheduled'), proxy);
+    this.settle(recordOf(result, target, this.options.now(), 'scheduled'));
   }
 
   /** The Test button: the same check, recorded as manual; its protocol and port become the schedule's for this proxy. */
@@ -101,12 +83,11 @@ export class CheckRunner {
     // A Test against another URL than the setting's says nothing about the scheduled check's target: shown, not kept.
     if (input.targetUrl !== undefined) return result;
     this.options.switches.setEndpoint(input.clusterId, input.vmid, { protocol: input.protocol, port: input.port });
-    const proxy = this.options.describe(input.clusterId, input.vmid) ?? { clusterId: input.clusterId, vmid: input.vmid, node: '' };
-    this.settle(recordOf(result, input, this.options.now(), 'manual'), proxy);
+    this.settle(recordOf(result, input, this.options.now(), 'manual'));
     return result;
   }
 
-  private settle(record: CheckRecord, proxy: CheckedProxy): void {
+  private settle(record: CheckRecord): void {
     try {
       this.options.history.recordCheck(record);
     } catch (e) {
@@ -114,12 +95,5 @@ export class CheckRunner {
       this.log.warn('check not recorded', { cluster: record.clusterId, vmid: record.vmid, reason: String(e) });
     }
     this.options.publish(record);
-    for (const listener of this.listeners) {
-      try {
-        listener(record, proxy);
-      } catch (e) {
-        this.log.warn('check result listener failed', { reason: String(e) });
-      }
-    }
   }
 }

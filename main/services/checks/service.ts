@@ -22,7 +22,7 @@ import type { ProxyCheckService } from '../proxy-check/service';
 import { checkSettingsOf, type CheckSettings } from './check-settings';
 import { steadyPower, type PowerState } from './power-state';
 import { proxyKey, ProxySwitches } from './proxy-switches';
-import { CheckRunner, type CheckResultListener } from './runner';
+import { CheckRunner } from './runner';
 import { CheckSchedule, type ScheduledProxy } from './schedule';
 
 export interface CheckServiceOptions {
@@ -46,8 +46,6 @@ export interface CheckServiceOptions {
 export interface CheckService {
   start(): void;
   stop(): void;
-  /** Every check result, scheduled or manual, after it is recorded (the alert engine subscribes). */
-  onCheckResult(listener: CheckResultListener): () => void;
   /** `proxies.test`: the Test button's check, recorded as manual. */
   manualTest(input: ProxyTestInput, signal?: AbortSignal): Promise<ProxyCheckResult>;
   latest(clusterId: string): LatestChecks;
@@ -83,10 +81,6 @@ export function createCheckService(options: CheckServiceOptions): CheckService {
     history: options.history,
     switches,
     publish: (record) => options.bus.publish('checks.result', record),
-    describe: (clusterId, vmid) => {
-      const row = options.inventory.vm(clusterId, vmid);
-      return row && { clusterId, vmid, name: row.name, node: row.node };
-    },
     endpointHint: options.endpointHint,
     now: () => timers.now(),
     logger: log,
@@ -153,7 +147,6 @@ export function createCheckService(options: CheckServiceOptions): CheckService {
       for (const off of offs.splice(0)) off();
       schedule.stop();
     },
-    onCheckResult: (listener) => runner.onCheckResult(listener),
     manualTest: (input, signal) => runner.manual(input, signal),
     latest(clusterId) {
       const proxies: ProxyCheckSummary[] = [];

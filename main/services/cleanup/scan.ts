@@ -16,6 +16,8 @@ export interface ScanOptions {
   now: Date;
   /** Describes the task working on a name, if any. */
   busyWith: (name: string) => string | undefined;
+  /** Whether this app's own Stop or Shut down stopped the VM last (it is stopped on purpose, not half-built). */
+  stoppedHere?: (vmid: number, name: string) => boolean;
   signal?: AbortSignal;
 }
 
@@ -122,7 +124,8 @@ function vmRows(
     }
     const busy = o.busyWith(row.name);
     const ageSeconds = mark.createdAt ? (o.now.getTime() - mark.createdAt.getTime()) / 1000 : undefined;
-    if (!busy && r.vm.status === 'stopped' && (ageSeconds === undefined || ageSeconds >= o.graceMinutes * 60)) {
+    const onPurpose = o.stoppedHere?.(row.vmid, row.name) ?? false;
+    if (!busy && !onPurpose && r.vm.status === 'stopped' && (ageSeconds === undefined || ageSeconds >= o.graceMinutes * 60)) {
       const age = ageSeconds === undefined ? 'at an unknown time' : `${formatAge(ageSeconds)} ago`;
       halfBuilt.push({
         ...row,

@@ -1,6 +1,6 @@
 /** The cleanup service: scans on request, and hands the delete of selected seeds to the task manager. */
 import type { CleanupReport } from '../../../shared/channels/cleanup';
-import type { SeedRef } from '../../../shared/channels/tasks';
+import type { SeedRef, TaskView } from '../../../shared/channels/tasks';
 import type { BuildRequestRecord, BuildResumeRecord } from '../../../shared/channels/templates';
 import { toProviderError } from '../../core';
 import type { ClusterDirectory } from '../clusters/cluster';
@@ -18,6 +18,8 @@ export interface CleanupTasks {
   /** The active task working on a proxy name, if any: its seed is kept. */
   names: { busy(clusterId: string, name: string): { target: string; state: string } | undefined };
   templateBuilds(clusterId: string): JournalledBuild[];
+  /** Every task it knows: a proxy this app's own Stop or Shut down stopped is not a half-built one. */
+  list(): Pick<TaskView, 'kind' | 'clusterId' | 'vmid' | 'target' | 'state' | 'createdAt'>[];
   cleanUp(taskId: string): { taskId: string };
   start(
     kind: 'clean-up-build',
@@ -33,14 +35,17 @@ export interface CleanupOptions {
   directory: ClusterDirectory;
   tasks: CleanupTasks;
   now?: () => Date;
+  /** The grace period a scan or a delete uses when none is asked for: the app's setting (Settings → General). */
+  graceMinutes?: () => number;
 }
 
 export type CleanupService = ReturnType<typeof createCleanupService>;
 
 export function createCleanupService(o: CleanupOptions) {
   const now = o.now ?? (() => new Date());
+  const setting = () => o.graceMinutes?.() ?? DEFAULT_GRACE_MINUTES;
   return {
-    scan(clusterId: string, graceMinutes = DEFAULT_GRACE_MINUTES, signal?: AbortSignal): Promise<CleanupReport> {
+    scan(clusterId: string, graceMinutes = setting(), signal?: AbortSignal): Promise<CleanupReport> {
       const cluster = o.directory.get(clusterId);
       const busyWith = (name: string) => {
         const task = o.tasks.names.busy(clusterId, name);
@@ -48,7 +53,8 @@ export function createCleanupService(o: CleanupOptions) {
       };
       const at = now();
       const scan = async (): Promise<CleanupReport> => {
-        const report = await scanCluster({ cluster, graceMinutes, now: at, busyWith, ...(signal ? { signal } : {}) });
+        const stoppedHere = (vmid: number, name: string) => stoppedByThisApp(o.tasks.list(), clusterId, vmid, name);
+        const report = await scanCluster({ cluster, graceMinutes, now: at, busyWith, stoppedHere, ...(signal ? { signal } : {}) });
         // What crashed template builds left (issue 14): half-built template VMs and leftover import images.
         const left = await scanTemplateLeftovers({
           cluster,
@@ -111,8 +117,18 @@ export function createCleanupService(o: CleanupOptions) {
       });
       return { taskIds };
     },
-    deleteSeeds(clusterId: string, seeds: SeedRef[], dryRun: boolean, graceMinutes = DEFAULT_GRACE_MINUTES): { taskId: string } {
+    deleteSeeds(clusterId: string, seeds: SeedRef[], dryRun: boolean, graceMinutes = setting()): { taskId: string } {
       return o.tasks.cleanSeeds(clusterId, seeds, dryRun, graceMinutes);
     },
   };
+}
+
+const powerKinds = new Set<TaskView['kind']>(['start-proxy', 'shutdown-proxy', 'stop-proxy', 'reboot-proxy', 'create-proxy']);
+
+/** Whether the last of this app's creates and power tasks on the VM was a Stop or a Shut down that succeeded. */
+export function stoppedByThisApp(tasks: ReturnType<CleanupTasks['list']>, clusterId: string, vmid: number, name: string): boolean {
+  const last = tasks
+    .filter((t) => t.clusterId === clusterId && t.vmid === vmid && t.target === name && powerKinds.has(t.kind))
+    .reduce<(typeof tasks)[number] | undefined>((a, t) => (!a || t.createdAt > a.createdAt ? t : a), undefined);
+  return !!last && (last.kind === 'stop-proxy' || last.kind === 'shutdown-proxy') && last.state === 'succeeded';
 }

@@ -8,7 +8,7 @@ import { createProvider, createPveClient, parseProfile, type ProfileInput } from
 import { APP_CLIENT_PACE } from '../clusters/client-policy';
 import type { Logger } from '../../log/logger';
 import { registerSecret } from '../../log/secrets';
-import { SEED_STORAGE, startSimulator, type Simulator } from '../../simulator';
+import { DEMO_ORPHAN_NODE, DEMO_ORPHAN_SEED, SEED_STORAGE, startSimulator, type Simulator } from '../../simulator';
 import type { ProfileSummary } from '../../../shared/domain/profile';
 import type { Cluster } from '../clusters/cluster';
 import { startDemoProxies, type DemoProxies } from './demo-proxies';
@@ -22,6 +22,8 @@ export interface DemoCluster {
   sim: Simulator;
   /** The loopback proxies behind the demo's proxy VMs, for Test; stopped with the demo. */
   proxies: DemoProxies;
+  /** The catalogue for this session (a template built on the demo): `cluster` and `summary` follow; the new cluster is returned. */
+  setTemplates(templates: ProfileSummary['templates']): Cluster;
   close(): Promise<void>;
 }
 
@@ -47,6 +49,10 @@ export function templatesOf(sim: Simulator): ProfileInput['templates'] {
 
 export async function startDemoCluster(logger: Logger, timeScale = 1): Promise<DemoCluster> {
   const sim = await startSimulator({ dataset: 'demo', timeScale, logger: logger.child({ part: 'demo-simulator' }) });
+  // The demo's orphan seed is what a create that crashed two hours ago left: older than the cleanup's grace period
+  // (15 min), so the first scan of a newcomer offers it instead of keeping it as "too young" (issue 23).
+  const orphan = sim.state.iso(DEMO_ORPHAN_NODE, SEED_STORAGE, DEMO_ORPHAN_SEED);
+  if (orphan) orphan.ctime -= 2 * 3600;
   const token = sim.tokens.admin;
   if (!token) throw new Error('the simulator offers no admin token');
   registerSecret(token.secret);
@@ -60,7 +66,7 @@ export async function startDemoCluster(logger: Logger, timeScale = 1): Promise<D
     tls: { mode: 'pin', fingerprint: sim.fingerprint },
     token: { kind: 'secret', tokenId: token.tokenId },
   };
-  const profile = parseProfile(input);
+  let profile = parseProfile(input);
   const client = createPveClient({
     baseUrl: sim.url,
     tls: profile.tls,
@@ -68,7 +74,6 @@ export async function startDemoCluster(logger: Logger, timeScale = 1): Promise<D
     pace: APP_CLIENT_PACE,
     logger: logger.child({ cluster: DEMO_CLUSTER_ID }),
   });
-  const provider = createProvider(profile, { api: client, logger });
   let proxies: DemoProxies;
   try {
     proxies = await startDemoProxies(sim, logger);
@@ -97,15 +102,32 @@ export async function startDemoCluster(logger: Logger, timeScale = 1): Promise<D
     createdAt: now,
     updatedAt: now,
   };
-  return {
-    cluster: { id: DEMO_CLUSTER_ID, name: DEMO_CLUSTER_NAME, profile, api: client, provider, demo: true, demoProxies: proxies },
+  const clusterOf = (): Cluster => ({
+    id: DEMO_CLUSTER_ID,
+    name: DEMO_CLUSTER_NAME,
+    profile,
+    api: client,
+    provider: createProvider(profile, { api: client, logger }),
+    demo: true,
+    demoProxies: proxies,
+  });
+  const demo: DemoCluster = {
+    cluster: clusterOf(),
     summary,
     sim,
     proxies,
+    setTemplates(templates) {
+      // As a saved profile's change does: a new profile and provider over the same client.
+      profile = parseProfile({ ...input, templates });
+      demo.summary = { ...demo.summary, templates: profile.templates, updatedAt: new Date().toISOString() };
+      demo.cluster = clusterOf();
+      return demo.cluster;
+    },
     async close() {
       await proxies.close();
       await client.close();
       await sim.close();
     },
   };
+  return demo;
 }

@@ -6,6 +6,7 @@
  * proxy whose address is unknown. Rows are committed right after the
  * listing and again after those reads, so a big first load shows at once.
  */
+import type { ProxyOriginFacts } from './rows';
 import { type ClusterResource, firstIpv4, parseMark, toProviderError, writtenMarksOf } from '../../core';
 import type { NodeRow, VmRow } from '../../../shared/channels/inventory';
 import type { Logger } from '../../log/logger';
@@ -30,7 +31,7 @@ export interface ClusterInventoryDeps {
   agentRetry: AgentRetry;
   /** Whether a mark's UID belongs to one of this app's tasks; undefined when nobody can say. */
   /** What this app made a marked VM from (its task history); undefined when it did not make it. */
-  proxyOrigin?: (clusterId: string, uid: string) => { template: string; machineType: string } | undefined;
+  proxyOrigin?: (clusterId: string, uid: string) => ProxyOriginFacts | undefined;
   commit(commit: Commit): void;
 }
 
@@ -207,8 +208,12 @@ export class ClusterInventory {
       const vmid = r.vmid!;
       const mark = this.markOf(r);
       const ask = this.deps.proxyOrigin;
-      const origin = mark?.managed && mark.uid && ask ? (ask(this.cluster.id, mark.uid) ?? null) : undefined;
-      return { mark, address: this.guests.address(vmid), startedAt: this.guests.startedAt(vmid), origin };
+      const made = mark?.managed && mark.uid && ask ? (ask(this.cluster.id, mark.uid) ?? null) : undefined;
+      // The machine type's size as the profile says it: the row names the type only while the VM still has that size.
+      const size = made ? this.cluster.profile.machineTypes[made.machineType] : undefined;
+      const origin = made && size ? { ...made, size: { cores: size.cores, memoryMiB: size.memoryMiB } } : made;
+      const facts = { mark, address: this.guests.address(vmid), startedAt: this.guests.startedAt(vmid), origin };
+      return this.guests.addressedBefore(vmid) ? { ...facts, addressedBefore: true } : facts;
     });
     const nodesChanged = !sameNodes(this.nodes, nodes);
     this.nodes = nodes;

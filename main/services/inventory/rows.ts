@@ -47,12 +47,30 @@ export function isInventoried(r: ClusterResource, vmidRange: { min: number; max:
 
 export const isTaskLock = (lock: string | undefined): boolean => !!lock && lock !== LOCK_SUSPENDED;
 
-function stateOf(r: ClusterResource, marked: boolean, address: string | undefined): VmRowState {
+/**
+ * Issue 23 item 13: "provisioning" is a create's first boot, still without its address. A guest that had an address
+ * before (a reboot, a stop and start: GuestRuntime.addressedBefore) is running as Proxmox says, its address not back
+ * yet. (Not judged from the mark's created-at: a VM made long ago may boot for the first time now, a clone of a slow
+ * storage may take long, and the two clocks are the cluster's and this machine's.)
+ */
+const firstBoot = (facts: RowFacts) => facts.addressedBefore !== true;
+
+function stateOf(r: ClusterResource, marked: boolean, facts: RowFacts): VmRowState {
   if (!r.name && r.lock === 'clone') return 'provisioning';
   if (isTaskLock(r.lock)) return 'locked';
-  if (r.status === 'running') return marked && !address ? 'provisioning' : 'running';
+  if (r.status === 'running') return marked && !facts.address && firstBoot(facts) ? 'provisioning' : 'running';
   if (r.status === 'stopped') return 'stopped';
   return 'unknown';
+}
+
+/** What this app made a marked VM from (proxy-records.ts), as the inventory is told it. */
+export interface ProxyOriginFacts {
+  template: string;
+  machineType: string;
+  /** The app keeps the user-data of the seed it last wrote to the VM. */
+  userDataKept?: boolean | undefined;
+  /** The machine type's cores and memory in the profile (added by the inventory); absent when the profile lacks it. */
+  size?: { cores: number; memoryMiB: number } | undefined;
 }
 
 export interface RowFacts {
@@ -60,7 +78,9 @@ export interface RowFacts {
   address: string | undefined;
   startedAt: string | undefined;
   /** What this app made the VM from (its task history); null when it has no record of making it; undefined when not asked. */
-  origin: { template: string; machineType: string } | null | undefined;
+  origin: ProxyOriginFacts | null | undefined;
+  /** The guest had an address before, this session (GuestRuntime.addressedBefore). */
+  addressedBefore?: boolean;
 }
 
 export function vmRow(clusterId: string, r: ClusterResource, facts: RowFacts): VmRow {
@@ -70,7 +90,7 @@ export function vmRow(clusterId: string, r: ClusterResource, facts: RowFacts): V
     clusterId,
     vmid: r.vmid!,
     node: r.node ?? '',
-    state: stateOf(r, marked, facts.address),
+    state: stateOf(r, marked, facts),
     status: r.status ?? 'unknown',
     owner: mark === undefined ? 'pending' : marked ? 'marked' : 'foreign',
     tags: splitTags(r.tags),
@@ -86,7 +106,10 @@ export function vmRow(clusterId: string, r: ClusterResource, facts: RowFacts): V
   if (marked && facts.origin) {
     row.ours = true;
     row.template = facts.origin.template;
-    row.machineType = facts.origin.machineType;
+    // Issue 23 item 9: the type's name only while the VM has its size (resized in Proxmox, or since: no name).
+    const size = facts.origin.size;
+    if (!size || (size.cores === row.cores && size.memoryMiB === row.memoryMiB)) row.machineType = facts.origin.machineType;
+    if (facts.origin.userDataKept) row.userDataKept = true;
   } else if (marked && facts.origin === null) row.ours = false;
   if (r.lock) row.lock = r.lock;
   return row;
@@ -104,9 +127,13 @@ export function sameRowSource(before: { r: ClusterResource; facts: RowFacts }, r
     f.mark === facts.mark &&
     f.address === facts.address &&
     f.startedAt === facts.startedAt &&
+    f.addressedBefore === facts.addressedBefore &&
     (f.origin === null) === (facts.origin === null) &&
     f.origin?.template === facts.origin?.template &&
     f.origin?.machineType === facts.origin?.machineType &&
+    f.origin?.userDataKept === facts.origin?.userDataKept &&
+    f.origin?.size?.cores === facts.origin?.size?.cores &&
+    f.origin?.size?.memoryMiB === facts.origin?.size?.memoryMiB &&
     b.vmid === r.vmid &&
     b.node === r.node &&
     b.status === r.status &&

@@ -58,6 +58,8 @@ const START_DRIFT_MS = 30_000;
 
 export class GuestRuntime {
   private readonly guests = new Map<number, Guest>();
+  /** Guests that reported an address while listed (this session), across their reboots and stops: not a create's boot. */
+  private readonly addressed = new Set<number>();
   /** Uptimes (s) at which watched guests first reported an address, newest last. */
   private readonly boots: number[] = [];
 
@@ -116,6 +118,7 @@ export class GuestRuntime {
       if (guest.address === undefined && guest.firstUptime < this.expectedBootS()) this.learnBoot(uptime);
       guest.address = address;
       guest.attempts = 0;
+      this.addressed.add(vmid);
       return;
     }
     // Around the boot: every baseMs, since the address is due any moment (every nearBootMs right past a learned
@@ -146,7 +149,13 @@ export class GuestRuntime {
     return this.guests.get(vmid)?.startedAtIso;
   }
 
+  /** Whether the guest had an address before (so a missing one now is a reboot's, not a create still provisioning). */
+  addressedBefore(vmid: number): boolean {
+    return this.addressed.has(vmid);
+  }
+
   retain(listed: { has(vmid: number): boolean }): void {
     for (const vmid of this.guests.keys()) if (!listed.has(vmid)) this.guests.delete(vmid);
+    for (const vmid of this.addressed) if (!listed.has(vmid)) this.addressed.delete(vmid);
   }
 }

@@ -5,6 +5,7 @@
  * window's visibility; a failing cluster backs off and recovers by itself;
  * `refreshNow` is the task manager's "an operation just finished".
  */
+import type { ProxyOriginFacts } from './rows';
 import type {
   ClusterInventory as ClusterInventoryValue,
   InventoryDelta,
@@ -38,7 +39,7 @@ export interface InventoryOptions {
   agentRetry?: AgentRetry;
   timers?: Timers;
   /** What this app made a marked VM from (its task history); undefined when it did not make it. */
-  proxyOrigin?: (clusterId: string, uid: string) => { template: string; machineType: string } | undefined;
+  proxyOrigin?: (clusterId: string, uid: string) => ProxyOriginFacts | undefined;
 }
 
 export interface InventoryService {

@@ -172,6 +172,13 @@ export class ProfileService {
     );
   }
 
+  /** The demo's catalogue for this session (a template built on it); never written, gone at the next start. */
+  setDemoTemplates(templates: ProfileSummary['templates']): void {
+    if (!this.demo) throw new AppError('not-found', 'The demo cluster is not running.', 'Pick a cluster from the list.');
+    this.directory.set(this.demo.setTemplates(templates));
+    this.changed();
+  }
+
   subscribe(listener: () => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);

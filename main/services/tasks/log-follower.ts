@@ -55,7 +55,7 @@ export interface FollowOptions {
   log: Logger;
 }
 
-export async function followTaskLog(o: FollowOptions): Promise<LogLine[]> {
+export async function followUpidLog(o: FollowOptions): Promise<LogLine[]> {
   const { node } = parseUpid(o.upid);
   const kept: LogLine[] = [];
   let next = 0;

@@ -5,7 +5,7 @@
  * watch). Also the one-off read of a page of a log.
  */
 import { AppError } from '../../errors/app-error';
-import { followTaskLog } from './log-follower';
+import { followUpidLog } from './log-follower';
 import type { ManagerParts } from './manager-parts';
 
 export type LogLines = { id: string; upid: string; lines: { n: number; t: string }[] };
@@ -35,7 +35,7 @@ export function createLogWatch({ parts, publish, intervalMs, runningSignal }: Lo
       const t = store.get(id);
       return !once && t?.state === 'running' && t.steps.some((s) => s.upid === upid && s.state === 'running');
     };
-    void followTaskLog({
+    void followUpidLog({
       api: parts.clusterOf(task).api,
       upid,
       intervalMs,

@@ -205,6 +205,8 @@ export function createTaskManager(o: TaskManagerOptions) {
     notices: (): string[] => [...store.notices(), ...(o.notices?.() ?? [])],
     /** The template and machine type this app made the proxy with; undefined when this app did not make it (or forgot). */
     proxyOrigin: (clusterId: string, uid: string): ProxyOrigin | undefined => origins.of(clusterId, uid),
+    /** The protocol and port the seed this app wrote makes the proxy listen on (issue 23 item 5); undefined when unknown. */
+    proxyEndpoint: (clusterId: string, uid: string) => records.endpoint(clusterId, uid),
     createProxies: createProxiesRequest(parts, sealer, origins.note),
     deleteProxies: deleteProxiesRequest(parts, records),
     power: powers.power,

@@ -27,6 +27,8 @@ export interface TaskServicesSetup extends TaskServicesOptions {
   logger: Logger;
   /** The app's data directory; the journal goes in `<dataDir>/tasks`. */
   dataDir?: string | undefined;
+  /** The cleanup's grace period when a scan asks for none: the app's setting. */
+  cleanupGraceMinutes?: () => number;
 }
 
 export function createTaskServices(setup: TaskServicesSetup) {
@@ -37,7 +39,11 @@ export function createTaskServices(setup: TaskServicesSetup) {
     journalDir,
     publish: (e) => (e.name === 'tasks.update' ? setup.bus.publish('tasks.update', e.payload) : setup.bus.publish('tasks.log', e.payload)),
   });
-  const cleanup = createCleanupService({ directory: setup.directory, tasks });
+  const cleanup = createCleanupService({
+    directory: setup.directory,
+    tasks,
+    ...(setup.cleanupGraceMinutes ? { graceMinutes: setup.cleanupGraceMinutes } : {}),
+  });
   // The placement channel (where a create can land) sits with the tasks that create: the same directory, read-only.
   const handlers: AreaHandlers<typeof tasksChannels & typeof cleanupChannels & typeof placementChannels> = {
     ...tasksHandlers(tasks),

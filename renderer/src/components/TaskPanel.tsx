@@ -8,7 +8,8 @@ import type { TaskView } from '../../../shared/channels/tasks';
 import { sortedTasks, useTasks } from '../stores/tasks';
 import { showTask, useTaskPanel } from '../stores/task-panel';
 import { useUi } from '../stores/ui';
-import { isLive, taskColumns, taskName, useClusterWords, useNow } from '../views/tasks/task-columns';
+import { useNow } from '../format/clock';
+import { isLive, taskColumns, taskName, useClusterWords } from '../views/tasks/task-columns';
 import { DataTable, type DataColumn } from './common/DataTable';
 import './task-panel.css';
 

@@ -43,41 +43,10 @@ export function formatDuration(seconds: number | undefined): string {
     .join(' ');
 }
 
-const relative = new Intl.RelativeTimeFormat('en', { numeric: 'auto' });
-const steps: [Intl.RelativeTimeFormatUnit, number][] = [
-  ['second', 60],
-  ['minute', 60],
-  ['hour', 24],
-  ['day', 30],
-  ['month', 12],
-  ['year', Infinity],
-];
-
-/** An ISO instant as "5 minutes ago" / "in 30 seconds", relative to `now`. */
-export function formatRelativeTime(iso: string | undefined, now: number = Date.now()): string {
-  if (!iso) return '—';
-  const at = Date.parse(iso);
-  if (Number.isNaN(at)) return '—';
-  let value = (at - now) / 1000;
-  for (const [unit, size] of steps) {
-    if (Math.abs(value) < size) return relative.format(Math.round(value), unit);
-    value /= size;
-  }
-  return relative.format(Math.round(value), 'year');
-}
-
 /** Milliseconds as "12 ms" or "1.4 s". */
 export function formatLatency(ms: number | undefined): string {
   if (ms === undefined || !Number.isFinite(ms)) return '—';
   return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`;
 }
 
-const pad = (n: number) => String(n).padStart(2, '0');
-
-/** An ISO instant as local "2026-01-31 14:05:09", as the Proxmox task list shows start times. */
-export function formatDateTime(iso: string | undefined): string {
-  if (!iso) return '—';
-  const d = new Date(iso);
-  if (Number.isNaN(d.getTime())) return '—';
-  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
-}
+export { formatClock, formatDateTime, formatRelativeTime } from './time';

@@ -29,6 +29,8 @@ export interface CleanupState {
   toggle(seed: SeedRow): void;
   selectAll(on: boolean): void;
   deleteSelected(dryRun: boolean): Promise<void>;
+  /** Seeds a delete removed: out of the report at once, not at the next scan. */
+  forget(seeds: Pick<SeedRow, 'node' | 'volid'>[]): void;
 }
 
 const notAttached: AppErrorValue = {
@@ -76,6 +78,17 @@ export const useCleanup = create<CleanupState>((set, get) => ({
     // Keep only selections that are still orphans after the rescan.
     const still = new Set(answer.value.orphans.map(seedKey));
     set((s) => ({ scanning: false, report: answer.value, selected: new Set([...s.selected].filter((k) => still.has(k))) }));
+  },
+
+  forget(seeds) {
+    const gone = new Set(seeds.map(seedKey));
+    const report = get().report;
+    if (!report || ![...report.orphans, ...report.kept].some((s) => gone.has(seedKey(s)))) return;
+    const left = (rows: SeedRow[]) => rows.filter((s) => !gone.has(seedKey(s)));
+    set((s) => ({
+      report: { ...report, orphans: left(report.orphans), kept: left(report.kept) },
+      selected: new Set([...s.selected].filter((k) => !gone.has(k))),
+    }));
   },
 
   toggle(seed) {

@@ -91,8 +91,5 @@ export function useActionsAvailable(): ActionsAvailable {
   return lost ? { enabled: false, reason: actionsOffReason } : { enabled: true, reason: undefined };
 }
 
-/** 12:03:14, in the 24-hour clock of the user's time zone. */
-export function clockTime(ms: number): string {
-  const d = new Date(ms);
-  return [d.getHours(), d.getMinutes(), d.getSeconds()].map((n) => String(n).padStart(2, '0')).join(':');
-}
+/** 12:03:14, in the 24-hour clock of the user's time zone (format/time.ts). */
+export { formatClock as clockTime } from '../format/time';

@@ -47,6 +47,14 @@ export const useProfiles = create<ProfilesState>((set, get) => ({
   importProfiles: (json) => get().api?.request['profiles.import']({ json }) ?? notAttached(),
 }));
 
+/**
+ * The cluster a view or dialog opens on when none was chosen: a real one once connected (the demo
+ * is only for a first look), else the demo.
+ */
+export function preferredCluster<T extends { demo: boolean }>(clusters: readonly T[] | undefined): T | undefined {
+  return clusters?.find((c) => !c.demo) ?? clusters?.[0];
+}
+
 /** Every cluster, demo first so a first run opens on it. */
 export function clustersOf(list: ProfilesList | undefined): ProfileSummary[] {
   return [...(list?.profiles ?? [])].sort((a, b) => Number(b.demo) - Number(a.demo) || a.name.localeCompare(b.name));

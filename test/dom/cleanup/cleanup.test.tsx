@@ -4,6 +4,8 @@ import type { CleanupReport } from '../../../shared/channels/cleanup';
 import { useCleanup } from '../../../renderer/src/stores/cleanup';
 import { useInventory } from '../../../renderer/src/stores/inventory';
 import { useTasks } from '../../../renderer/src/stores/tasks';
+import { useSettings } from '../../../renderer/src/stores/settings';
+import { defaultSettings } from '../../../shared/domain/profile';
 import { CleanupView } from '../../../renderer/src/views/cleanup/CleanupView';
 import { createStubApi, type StubApi } from '../../support/stub-api';
 import { cluster, task } from '../proxies/data';
@@ -173,5 +175,58 @@ describe('Cleanup view', () => {
     const alert = screen.getByRole('alert');
     expect(alert.textContent).toContain('Not found');
     expect(alert.textContent).toContain('Pick another ISO storage in Settings.');
+  });
+  // Issue 23 item 11: what a newcomer met in Cleanup.
+  it('drops a deleted seed from the list as soon as its task says it went, without a scan', async () => {
+    stub.answer('cleanup.deleteSeeds', () => ({ ok: true, value: { taskId: 'del' } }));
+    await scanned();
+    fireEvent.click(screen.getByRole('checkbox', { name: 'Select local:iso/proxy-gone-seed.iso on pve1' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Delete selected (1)' }));
+    await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Delete 1 seed' })));
+    const scans = stub.calls.filter(([c]) => c === 'cleanup.scan').length;
+    act(() =>
+      useTasks.getState().upsert(
+        task('del', {
+          kind: 'clean-seeds',
+          state: 'succeeded',
+          progress: 1,
+          steps: [],
+          upids: [],
+          actions: [],
+          seeds: { deleted: [{ node: 'pve1', volid: 'local:iso/proxy-gone-seed.iso', reason: 'still an orphan' }], skipped: [] },
+        }),
+      ),
+    );
+    const orphans = screen.getByRole('table', { name: 'Orphan seeds' });
+    expect(within(orphans).queryByText('local:iso/proxy-gone-seed.iso')).toBeNull();
+    expect(within(orphans).getByText('local:iso/proxy-old-seed.iso')).toBeTruthy();
+    expect(screen.getByRole('heading', { name: 'Orphan seeds (1)' })).toBeTruthy();
+    expect(stub.calls.filter(([c]) => c === 'cleanup.scan').length).toBe(scans);
+  });
+
+  it('one node that did not answer gives one "not scanned" box, naming it once', async () => {
+    const down = 'pve2';
+    stub.answer('cleanup.scan', () => ({
+      ok: true,
+      value: {
+        ...report,
+        problems: [
+          { node: down, message: 'Its seeds could not be listed: no answer.' },
+          { node: down, message: 'Its import images could not be listed: no answer.' },
+          { node: down, message: 'VM 131 could not be read: no answer.' },
+        ],
+      },
+    }));
+    await scanned();
+    const boxes = screen.getAllByText('Part of the cluster was not scanned');
+    expect(boxes).toHaveLength(1);
+    expect(document.body.textContent!.split(`${down}:`).length - 1).toBe(1);
+  });
+
+  it("shows the app's grace setting in the empty field, not a stand-in word", () => {
+    useSettings.setState({ settings: { ...defaultSettings, cleanupGraceMinutes: 20 } });
+    render(<CleanupView />);
+    const field = screen.getByRole('spinbutton', { name: /Keep younger than/ }) as HTMLInputElement;
+    expect(field.placeholder).toBe('20');
   });
 });

@@ -127,3 +127,22 @@ describe('Proxies grid: keyboard and columns', () => {
     expect(need).toBeLessThanOrEqual(600);
   });
 });
+
+describe('the grid with two clusters (issue 23 item 10)', () => {
+  // The grid's width measured in Chromium on the demo (test/e2e/proxies-layout.test.ts): without and with the drawer.
+  const widths = { '1280 closed': 1007, '1280 drawer': 585, '1024 closed': 751, '1024 drawer': 411 };
+  const ids = (w: number, withCluster: boolean) => layoutFor(w, withCluster).columns.map((c) => c.id);
+
+  it('keeps the cluster at 1024 and 1280 px, with the drawer open too, and every kept column fits', () => {
+    for (const [where, w] of Object.entries(widths)) {
+      expect(ids(w, true), where).toEqual(expect.arrayContaining(['name', 'state', 'cluster']));
+      const { columns } = layoutFor(w, true);
+      expect(16 + 36 + columns.reduce((s, c) => s + c.min + 8, 0), where).toBeLessThanOrEqual(w);
+    }
+  });
+
+  it('keeps Last check at 1024 and 1280 px without the drawer, with one cluster or two', () => {
+    for (const w of [widths['1280 closed'], widths['1024 closed']])
+      for (const withCluster of [false, true]) expect(ids(w, withCluster), `${w} px, cluster ${withCluster}`).toContain('lastCheck');
+  });
+});

@@ -115,7 +115,7 @@ describe('Proxies view', () => {
     expect(alert.textContent).toContain('Grant VM.Allocate.');
   });
 
-  it('opens the details drawer: configuration, the mark, the tasks that touched it, the address to copy', () => {
+  it('opens the details drawer: configuration, the mark, the tasks that touched it, the address to copy', async () => {
     useTasks.setState({ tasks: { a: task('a', { vmid: 101, target: 'proxy-101', state: 'succeeded', actions: [] }) } });
     act(() => useInventory.getState().applySnapshot(snapshot([vm(101)])));
     render(<ProxiesView />);
@@ -123,7 +123,7 @@ describe('Proxies view', () => {
     const drawer = screen.getByRole('complementary', { name: 'Details of proxy-101' });
     expect(within(drawer).getByText('uid-101')).toBeTruthy();
     expect(within(drawer).getByRole('button', { name: /Create proxy-101/ })).toBeTruthy();
-    expect(within(drawer).getByText('http://10.0.0.101:3128')).toBeTruthy();
+    expect(await within(drawer).findByText('http://10.0.0.101:3128')).toBeTruthy();
     expect(within(drawer).getByRole('button', { name: 'Copy proxy address' })).toBeTruthy();
     fireEvent.keyDown(drawer, { key: 'Escape' });
     expect(screen.queryByRole('complementary')).toBeNull();

@@ -1,4 +1,4 @@
-/** Issue 14: a built template into the profile's catalogue: a new key, a node's own template under a taken key, unchanged, the demo. */
+/** Issue 14: a built template into the profile's catalogue: a new key, a node's own template under a taken key, unchanged, the demo (for the session, issue 23). */
 import { describe, expect, it } from 'vitest';
 import type { SaveProfileInput } from '../../../shared/channels/profiles';
 import type { ProfileSummary } from '../../../shared/domain/profile';
@@ -24,14 +24,17 @@ function summary(templates: ProfileSummary['templates'], demo = false): ProfileS
 
 function fake(s: ProfileSummary) {
   const saved: SaveProfileInput[] = [];
+  const demoCatalogues: ProfileSummary['templates'][] = [];
   return {
     saved,
+    demoCatalogues,
     service: {
       get: () => s,
       save: (input: SaveProfileInput) => {
         saved.push(input);
         return Promise.resolve(s);
       },
+      setDemoTemplates: (templates: ProfileSummary['templates']) => void demoCatalogues.push(templates),
     },
   };
 }
@@ -52,11 +55,17 @@ describe('profileCatalogue', () => {
     expect(f.saved[0]!.profile.templates).toEqual({ 'debian-13-amd64': { vmid: 9001, perNode: { 'pv1-2': 9102 } } });
   });
 
-  it('the same template again changes nothing; the demo never changes', async () => {
+  it('the same template again changes nothing', async () => {
     const f = fake(summary({ 'debian-13-amd64': { vmid: 9001 } }));
     expect(await profileCatalogue(f.service).add('c1', 'debian-13-amd64', 'pv1-1', 9001)).toEqual({ catalogue: 'unchanged' });
-    const d = fake(summary({}, true));
-    expect((await profileCatalogue(d.service).add('c1', 'x', 'pv1-1', 1)).catalogue).toBe('not-saved');
-    expect([...f.saved, ...d.saved]).toEqual([]);
+    expect(f.saved).toEqual([]);
+  });
+
+  it('the demo takes a built template for this session and writes nothing (issue 23)', async () => {
+    const d = fake(summary({ 'debian-13-template': { vmid: 9001 } }, true));
+    const answer = await profileCatalogue(d.service).add('c1', 'debian-13-amd64', 'pv1-1', 101);
+    expect(answer).toEqual({ catalogue: 'added', note: 'the demo keeps it for this session only' });
+    expect(d.demoCatalogues).toEqual([{ 'debian-13-template': { vmid: 9001 }, 'debian-13-amd64': { vmid: 101 } }]);
+    expect(d.saved).toEqual([]);
   });
 });

@@ -14,7 +14,7 @@
  * assumes the guest will use what it is given, and says so when it refuses.
  */
 import type { CoreContext, VmConfig } from '../calls/context';
-import { diskBytes } from '../rules/boot-disk';
+import { bootDisk, diskBytes } from '../rules/boot-disk';
 import { ProviderError } from '../rules/errors';
 
 const GIB = 2 ** 30;
@@ -47,19 +47,62 @@ export async function checkDiskRoom(
   const storage = diskStorage(config[disk]);
   const today = diskBytes(config[disk]);
   if (!storage || today === undefined) return;
+  await checkRoom(ctx, { node: at.node, storage }, { today, sizeGiB, what: `the disk ${disk} of VM ${at.vmid}` }, signal);
+}
+
+/**
+ * The same rule for a create whose machine type grows the template's boot disk (issue 22's leftover): the full
+ * clone copies the template's disk onto `storage`, then the resize grows it, so the whole new size must fit on every
+ * node the disk lands on (the clone's node, and the chosen node when the stopped VM moves there). Checked after the
+ * template is read and before the clone, so a refusal leaves nothing behind.
+ */
+export async function checkNewDiskRoom(
+  ctx: CoreContext,
+  create: { name: string; nodes: readonly string[]; storage: string | undefined; templateVmid: number },
+  templateConfig: VmConfig,
+  sizeGiB: number | undefined,
+  signal?: AbortSignal,
+): Promise<void> {
+  const disk = bootDisk(templateConfig);
+  const today = disk ? diskBytes(templateConfig[disk]) : undefined;
+  const storage = create.storage ?? (disk ? diskStorage(templateConfig[disk]) : undefined);
+  if (!sizeGiB || !storage || today === undefined || sizeGiB * GIB <= today) return;
+  const what = `the new proxy ${create.name}'s disk (a copy of template ${create.templateVmid}'s ${gib(today)})`;
+  // Counted from nothing: every byte of the new disk is new on that storage.
+  for (const node of new Set(create.nodes))
+    await checkRoom(
+      ctx,
+      { node, storage },
+      {
+        today: 0,
+        shown: today,
+        sizeGiB,
+        what,
+        choose: 'Choose a machine type whose disk is',
+        keep: "choose a machine type that keeps the template's disk size",
+      },
+      signal,
+    );
+}
+
+async function checkRoom(
+  ctx: CoreContext,
+  on: { node: string; storage: string },
+  grow: { today: number; shown?: number; sizeGiB: number; what: string; choose?: string; keep?: string },
+  signal?: AbortSignal,
+): Promise<void> {
+  const { node, storage } = on;
+  const { today, sizeGiB, what } = grow;
   const growth = sizeGiB * GIB - today;
   if (growth <= 0) return;
-  const status = await ctx.api.storageStatus(at.node, storage, { signal });
-  const where = `storage ${storage} on ${at.node}`;
+  const status = await ctx.api.storageStatus(node, storage, { signal });
+  const where = `storage ${storage} on ${node}`;
   const refuse = (message: string, hint: string) => new ProviderError('permanent', message, undefined, undefined, hint, DISK_ROOM_CODE);
   if (status.active === false)
-    throw refuse(
-      `${where} is not active, so the disk ${disk} of VM ${at.vmid} cannot grow; nothing was sent`,
-      `Activate ${storage} on ${at.node} in the Proxmox UI.`,
-    );
+    throw refuse(`${where} is not active, so ${what} cannot grow; nothing was sent`, `Activate ${storage} on ${node} in the Proxmox UI.`);
   if (status.avail === undefined)
     throw refuse(
-      `Proxmox did not say how much space is free on ${where}, so growing the disk ${disk} of VM ${at.vmid} to ${sizeGiB} GiB was not sent`,
+      `Proxmox did not say how much space is free on ${where}, so growing ${what} to ${sizeGiB} GiB was not sent`,
       `Check ${storage} in the Proxmox UI (Datacenter → Storage), then try again.`,
     );
   if (growth <= status.avail) return;
@@ -67,11 +110,12 @@ export async function checkDiskRoom(
   const assumption = thin
     ? ` ${storage} is ${status.type}, which takes space only as the guest writes, so Proxmox would accept the size; Egress Desk counts the whole growth, because the guest grows its filesystem to the disk at boot and a full ${status.type === 'lvmthin' ? 'thin pool' : 'storage'} stops every VM on it.`
     : ` ${storage} is ${status.type}, which allocates the whole size at once.`;
+  const from = grow.shown ?? today;
   const most = Math.floor((today + status.avail) / GIB);
   throw refuse(
-    `the disk ${disk} of VM ${at.vmid} would grow from ${gib(today)} to ${sizeGiB} GiB, ${gib(growth)} more, and ${where} has ${gib(status.avail)} free; nothing was sent.${assumption}`,
-    most > today / GIB
-      ? `Choose at most ${most} GiB, or free space on ${storage} first.`
-      : `Free space on ${storage} first, or keep the disk as it is.`,
+    `${what} would grow from ${gib(from)} to ${sizeGiB} GiB, ${gib(growth)} ${grow.shown === undefined ? 'more' : `new on ${storage}`}, and ${where} has ${gib(status.avail)} free; nothing was sent.${assumption}`,
+    most > from / GIB
+      ? `${grow.choose ?? 'Choose'} at most ${most} GiB, or free space on ${storage} first.`
+      : `Free space on ${storage} first, or ${grow.keep ?? 'keep the disk as it is'}.`,
   );
 }

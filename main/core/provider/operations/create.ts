@@ -32,6 +32,7 @@ import { runTaskStep } from '../calls/task-step';
 import { checkTemplate } from '../cluster/template';
 import { rewritesNet0 } from '../rules/vm-params';
 import { writtenMarksOf } from '../cluster/written-marks';
+import { checkNewDiskRoom } from '../cluster/disk-room';
 
 export async function create(core: CoreContext, request: CreateRequest, options: CallOptions = {}): Promise<string> {
   const { signal } = options;
@@ -111,6 +112,14 @@ async function cloneFresh(
   const cloneStorage = ctx.profile.storage ?? diskStorage(templateConfig);
   const way = await landingOf(ctx, source, templateConfig, placement, request, signal);
   const cloneNode = way === 'migrate' ? nodeOf(source) : placement.node;
+  const grownTo = placement.machineType.diskGiB;
+  await checkNewDiskRoom(
+    ctx,
+    { name: request.name, nodes: [cloneNode, placement.node], storage: cloneStorage, templateVmid: placement.templateVmid },
+    templateConfig,
+    grownTo,
+    signal,
+  );
   report('lookup', 'done', { node: placement.node });
   // The mark's created-at dates the seed too (seed-source.ts), so both are known before the clone.
   const description = formatMark(request.uid, ctx.now());

@@ -1,7 +1,8 @@
 /**
  * The inventory's read model of which proxies this app made, and from what
  * (it labels rows with it: one map lookup per marked VM). Kept in step on
- * each create and recreate; the journal's creates fill any gap at start.
+ * each create and recreate, with the sealed user-data each put into its
+ * seed; the journal's creates fill any gap at start.
  */
 import type { ProxyOrigin, ProxyRecords } from '../records/proxy-records';
 import type { TaskRecord } from '../records/task-record';
@@ -15,6 +16,8 @@ function originsOf(tasks: readonly TaskRecord[]) {
             uid: t.input.kind === 'create-proxy' ? t.input.uid : t.input.newUid,
             template: t.input.template,
             machineType: t.input.machineType,
+            sealedUserData: t.input.sealedCloudInit,
+            endpoint: t.input.endpoint,
           },
         ]
       : [],

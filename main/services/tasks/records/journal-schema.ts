@@ -8,6 +8,9 @@ import { bulkParentKinds, SeedRef, TaskView } from '../../../../shared/channels/
 import { BuildRequestRecord, BuildResumeRecord } from '../../../../shared/channels/templates';
 import type { TaskRecord } from './task-record';
 
+/** The protocol and port the task's user-data makes the proxy listen on (shared/domain/proxy-endpoint.ts). */
+const endpoint = z.object({ protocol: z.enum(['http', 'socks5']), port: z.number() }).optional();
+
 const oneVm = { clusterId: z.string(), vmid: z.number(), name: z.string(), uid: z.string() };
 
 const TaskInputSchema = z.discriminatedUnion('kind', [
@@ -19,6 +22,7 @@ const TaskInputSchema = z.discriminatedUnion('kind', [
     template: z.string(),
     machineType: z.string(),
     sealedCloudInit: z.string().optional(),
+    endpoint,
   }),
   z.object({
     kind: z.literal('delete-proxy'),
@@ -44,6 +48,8 @@ const TaskInputSchema = z.discriminatedUnion('kind', [
     sealedCloudInit: z.string().optional(),
     instanceId: z.string().optional(),
     reboot: z.boolean().optional(),
+    endpoint,
+    machineType: z.string().optional(),
   }),
   z.object({
     kind: z.literal('recreate-proxy'),
@@ -53,6 +59,7 @@ const TaskInputSchema = z.discriminatedUnion('kind', [
     machineType: z.string(),
     node: z.string().optional(),
     sealedCloudInit: z.string().optional(),
+    endpoint,
   }),
   z.object({
     kind: z.enum(['start-proxy', 'shutdown-proxy', 'stop-proxy', 'reboot-proxy']),

@@ -9,8 +9,12 @@
  *   with a node-local seed reads it here to rebuild the same bytes on the
  *   target. A wrong one would go unnoticed (same size) and make cloud-init
  *   rerun its first-boot modules. While a seed swap is under way the new id
- *   is `pendingInstanceId`: the seed on Proxmox may be either one.
- * The user-data itself is never kept here: the user gives it again.
+ *   is `pendingInstanceId`: the seed on Proxmox may be either one;
+ * - the user-data of that seed, sealed (sealer.ts: never clear text), so a
+ *   migrate that rebuilds a local seed does not ask the user for what the
+ *   app wrote itself (issue 23 item 4); and the protocol and port that
+ *   user-data makes the proxy listen on (shared/domain/proxy-endpoint.ts),
+ *   for the drawer, Test and the scheduled checks (item 5).
  *
  * `proxy-records.json` in the task folder (0600, written atomically, like
  * every file there). At start, the creates the journal still holds fill any
@@ -22,6 +26,7 @@ import { z } from 'zod';
 import { AppError } from '../../../errors/app-error';
 import type { Logger } from '../../../log/logger';
 import { readPrivateJson, writePrivateJson } from '../../../files/private-json-file';
+import type { ProxyEndpoint } from '../../../../shared/domain/proxy-endpoint';
 
 export const PROXY_RECORDS_FILE = 'proxy-records.json';
 
@@ -33,6 +38,13 @@ const ProxyRecord = z
     seedInstanceId: z.string().optional(),
     /** A seed swap (reconfigure) began writing this instance-id and has not ended yet. */
     pendingInstanceId: z.string().optional(),
+    /** The user-data of the seed this app last wrote whole, sealed by the task sealer. */
+    sealedUserData: z.string().optional(),
+    /** The protocol and port that user-data listens on; absent when it names no daemon the app knows. */
+    endpoint: z
+      .object({ protocol: z.enum(['http', 'socks5']), port: z.number().int().min(1).max(65_535) })
+      .strict()
+      .optional(),
   })
   .strict();
 export type ProxyRecord = z.infer<typeof ProxyRecord>;
@@ -42,6 +54,14 @@ const RecordsFile = z.object({ version: z.literal(1), proxies: z.record(z.string
 export interface ProxyOrigin {
   template: string;
   machineType: string;
+  /** Whether the app keeps the user-data of the seed it last wrote (a migrate needs no paste). */
+  userDataKept?: boolean;
+}
+
+/** What the app put into a proxy's seed: its user-data (sealed) and the endpoint read from it. */
+export interface SeedContent {
+  sealedUserData?: string | undefined;
+  endpoint?: ProxyEndpoint | undefined;
 }
 
 /** What a seed rebuild may take from the record. */
@@ -69,7 +89,9 @@ export class ProxyRecords {
   /** The template and machine type this app made the proxy with; undefined when it did not make it (or forgot). */
   origin(clusterId: string, uid: string): ProxyOrigin | undefined {
     const r = this.proxies.get(keyOf(clusterId, uid));
-    return r?.template !== undefined && r.machineType !== undefined ? { template: r.template, machineType: r.machineType } : undefined;
+    if (r?.template === undefined || r.machineType === undefined) return undefined;
+    const kept = this.sealedUserData(clusterId, uid) !== undefined;
+    return { template: r.template, machineType: r.machineType, ...(kept ? { userDataKept: true } : {}) };
   }
 
   /** Whether this app made the proxy: an operator-made one (marked, not made here) is not. */
@@ -81,13 +103,16 @@ export class ProxyRecords {
    * Proxies this app makes (a create or recreate request), in one write; `persist: false` only fills the memory
    * (the journal's creates at start). A write that fails is logged, not thrown: the journal holds the same creates.
    */
-  noteOrigins(made: readonly ({ clusterId: string; uid: string } & ProxyOrigin)[], persist = true): void {
+  noteOrigins(made: readonly ({ clusterId: string; uid: string } & ProxyOrigin & SeedContent)[], persist = true): void {
     let changed = false;
     for (const m of made) {
       const key = keyOf(m.clusterId, m.uid);
       const before = this.proxies.get(key);
-      if (before?.template === m.template && before.machineType === m.machineType) continue;
-      this.proxies.set(key, { ...before, template: m.template, machineType: m.machineType });
+      // A journal's create whose user-data was dropped (it ran) keeps what the file knows of its seed.
+      const seed = m.sealedUserData !== undefined ? { sealedUserData: m.sealedUserData, endpoint: m.endpoint } : {};
+      const next = dropUndefined({ ...before, template: m.template, machineType: m.machineType, ...seed });
+      if (sameRecord(before, next)) continue;
+      this.proxies.set(key, next);
       changed = true;
     }
     if (changed && persist) {
@@ -96,6 +121,30 @@ export class ProxyRecords {
       } catch (e) {
         this.log.warn('proxy records could not be saved', { file: this.file, reason: (e as NodeJS.ErrnoException).code ?? String(e) });
       }
+    }
+  }
+
+  /** The sealed user-data of the seed this app last wrote whole to the proxy; undefined when it has none. */
+  sealedUserData(clusterId: string, uid: string): string | undefined {
+    const r = this.proxies.get(keyOf(clusterId, uid));
+    return r?.pendingInstanceId === undefined ? r?.sealedUserData : undefined;
+  }
+
+  /** The protocol and port the proxy's seed makes it listen on, as far as the app wrote that seed. */
+  endpoint(clusterId: string, uid: string): ProxyEndpoint | undefined {
+    return this.proxies.get(keyOf(clusterId, uid))?.endpoint;
+  }
+
+  /** A reconfigure to this machine type ended: the record says what the VM is now. */
+  machineTypeChanged(clusterId: string, uid: string, machineType: string): void {
+    const key = keyOf(clusterId, uid);
+    const before = this.proxies.get(key);
+    if (!before || before.machineType === machineType) return;
+    this.proxies.set(key, { ...before, machineType });
+    try {
+      this.save();
+    } catch (e) {
+      this.log.warn('proxy records could not be saved', { file: this.file, reason: (e as NodeJS.ErrnoException).code ?? String(e) });
     }
   }
 
@@ -115,10 +164,10 @@ export class ProxyRecords {
   }
 
   /** The seed under the proxy's own name now carries `instanceId`, whole. Throws when it cannot be kept. */
-  seedWritten(clusterId: string, uid: string, instanceId: string): void {
+  seedWritten(clusterId: string, uid: string, instanceId: string, content: SeedContent = {}): void {
     this.change(clusterId, uid, (r) => {
-      const { pendingInstanceId: _, ...rest } = r;
-      return { ...rest, seedInstanceId: instanceId };
+      const { pendingInstanceId: _, sealedUserData: _old, endpoint: _was, ...rest } = r;
+      return dropUndefined({ ...rest, seedInstanceId: instanceId, sealedUserData: content.sealedUserData, endpoint: content.endpoint });
     });
   }
 
@@ -146,4 +195,12 @@ export class ProxyRecords {
     const body = { version: 1 as const, proxies: Object.fromEntries(this.proxies) };
     writePrivateJson(this.file, body);
   }
+}
+
+function dropUndefined(r: ProxyRecord): ProxyRecord {
+  return Object.fromEntries(Object.entries(r).filter(([, v]) => v !== undefined)) as ProxyRecord;
+}
+
+function sameRecord(a: ProxyRecord | undefined, b: ProxyRecord): boolean {
+  return a !== undefined && JSON.stringify(a) === JSON.stringify(b);
 }

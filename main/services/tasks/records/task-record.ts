@@ -5,6 +5,7 @@
  */
 import type { bulkParentKinds, SeedRef, TaskView } from '../../../../shared/channels/tasks';
 import type { BuildRequestRecord, BuildResumeRecord } from '../../../../shared/channels/templates';
+import type { ProxyEndpoint } from '../../../../shared/domain/proxy-endpoint';
 
 export interface CreateProxyInput {
   kind: 'create-proxy';
@@ -13,8 +14,10 @@ export interface CreateProxyInput {
   node: string;
   template: string;
   machineType: string;
-  /** Dropped once the proxy runs or its leftovers are cleaned up: nothing will need it again. */
+  /** Dropped once the proxy runs or its leftovers are cleaned up (the proxy's record keeps it: proxy-records.ts). */
   sealedCloudInit?: string;
+  /** The protocol and port the user-data listens on, read when it was asked for (shared/domain/proxy-endpoint.ts). */
+  endpoint?: ProxyEndpoint | undefined;
 }
 export interface DeleteProxyInput {
   kind: 'delete-proxy';
@@ -82,6 +85,10 @@ export interface ReconfigureProxyInput extends OneVm {
   sealedCloudInit?: string | undefined;
   instanceId?: string | undefined;
   reboot?: boolean | undefined;
+  /** The new user-data's protocol and port. */
+  endpoint?: ProxyEndpoint | undefined;
+  /** The machine type asked for (its cores and memory above): the record says it once the run ends. */
+  machineType?: string | undefined;
 }
 /** Issue 16: one VM's recreate: the old VM (`uid`) deleted, then the same name made again under `newUid`. */
 export interface RecreateProxyInput extends OneVm {
@@ -93,6 +100,7 @@ export interface RecreateProxyInput extends OneVm {
   node?: string | undefined;
   /** The user-data, kept until the new VM runs. */
   sealedCloudInit?: string | undefined;
+  endpoint?: ProxyEndpoint | undefined;
 }
 export const isPowerInput = (input: TaskInput): input is PowerProxyInput => (powerKinds as readonly string[]).includes(input.kind);
 /** A template build (runners/build-template.ts): its request with every default filled in, and what its progress journalled. */

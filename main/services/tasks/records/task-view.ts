@@ -24,5 +24,22 @@ function actionsOf(task: TaskRecord): TaskView['actions'] {
 /** The renderer's view: everything but the request (which holds the sealed cloud-init), with what the task offers. */
 export function toView(task: TaskRecord): TaskView {
   const { input: _input, leftBehind: _stored, ...rest } = task;
-  return { ...rest, ...outcomeOf(task), actions: actionsOf(task) };
+  return untilUsable(task, { ...rest, ...outcomeOf(task), actions: actionsOf(task) });
 }
+
+/**
+ * A create is done when the proxy is usable, not when Proxmox's part is (issue 23): while its address is awaited
+ * the view says running, with no end, so its duration runs on and the status bar counts it; once the address came
+ * (or the wait gave up) it ended then. The record keeps Proxmox's outcome (`succeeded`): a restart resumes the wait.
+ */
+function untilUsable(task: TaskRecord, view: TaskView): TaskView {
+  if (task.kind !== 'create-proxy' || task.state !== 'succeeded' || !task.address) return view;
+  if (task.address.state === 'waiting') {
+    const { endedAt: _notYet, ...running } = view;
+    return { ...running, state: 'running', progress: Math.min(view.progress, ADDRESS_WAIT_PROGRESS) };
+  }
+  return task.address.at ? { ...view, endedAt: task.address.at } : view;
+}
+
+/** Where a create's bar stands while only the address is awaited: Proxmox's steps are done, the last is not. */
+const ADDRESS_WAIT_PROGRESS = 0.95;

@@ -9,6 +9,7 @@ import { proxyNames } from './proxy-names';
 import type { Sealer } from '../sealer';
 import type { TaskRecord } from '../records/task-record';
 import { refuseBadUserData } from './user-data-check';
+import { endpointOfUserData } from '../../../../shared/domain/proxy-endpoint';
 
 export function createProxiesRequest(parts: ManagerParts, sealer: Sealer, onCreates: (tasks: TaskRecord[]) => void) {
   return async function createProxies(input: CreateProxiesInput): Promise<{ parentId?: string; taskIds: string[] }> {
@@ -48,6 +49,7 @@ export function createProxiesRequest(parts: ManagerParts, sealer: Sealer, onCrea
     }
     const nodes = input.node !== undefined ? proxies.map(() => input.node!) : await pickNodes(cluster, proxies.length, input.template);
     const sealedCloudInit = await sealer.seal(input.cloudInit);
+    const endpoint = endpointOfUserData(input.cloudInit);
     const tasks = proxies.map((name, i) =>
       parts.newRecord(
         'create-proxy',
@@ -61,6 +63,7 @@ export function createProxiesRequest(parts: ManagerParts, sealer: Sealer, onCrea
           template: input.template,
           machineType: input.machineType,
           sealedCloudInit,
+          ...(endpoint ? { endpoint } : {}),
         },
         { node: nodes[i]! },
       ),

@@ -25,6 +25,7 @@ import type { ProxyRecords } from '../records/proxy-records';
 import type { Sealer } from '../sealer';
 import type { MigrateProxyInput, ReconfigureProxyInput, RecreateProxyInput } from '../records/task-record';
 import { refuseBadUserData } from './user-data-check';
+import { endpointOfUserData } from '../../../../shared/domain/proxy-endpoint';
 
 export interface DayTwoDeps {
   parts: ManagerParts;
@@ -53,6 +54,26 @@ export function dayTwoRequests({ parts, sealer, records }: DayTwoDeps) {
   }
 
   const sealed = async (text: string | undefined) => (text === undefined ? {} : { sealedCloudInit: await sealer.seal(text) });
+  const endpointOf = (text: string | undefined) => {
+    const endpoint = text === undefined ? undefined : endpointOfUserData(text);
+    return endpoint ? { endpoint } : {};
+  };
+  /**
+   * The user-data for a migrate's seed rebuild: the user's, else the one this app put into the seed (its record),
+   * so the user is asked only for a proxy the app has no record of (issue 23 item 4).
+   */
+  const migrateUserData = async (text: string | undefined, clusterId: string, uid: string) => {
+    if (text !== undefined) return sealed(text);
+    const kept = records.sealedUserData(clusterId, uid);
+    return kept === undefined ? {} : { sealedCloudInit: kept };
+  };
+
+  /** A recreate's user-data: the user's, else the one this app put into the old seed, with its endpoint. */
+  const recreateUserData = async (text: string | undefined, clusterId: string, uid: string) => {
+    if (text !== undefined) return { ...(await sealed(text)), ...endpointOf(text) };
+    const endpoint = records.endpoint(clusterId, uid);
+    return { sealedCloudInit: records.sealedUserData(clusterId, uid)!, ...(endpoint ? { endpoint } : {}) };
+  };
 
   async function migrate(input: MigrateInput) {
     const cluster = parts.directory.get(input.clusterId);
@@ -73,7 +94,7 @@ export function dayTwoRequests({ parts, sealer, records }: DayTwoDeps) {
           name: t.name,
           uid: t.uid,
           to: input.to,
-          ...(await sealed(input.targets[i]!.cloudInit)),
+          ...(await migrateUserData(input.targets[i]!.cloudInit, cluster.id, t.uid)),
         };
         return parts.newRecord('migrate-proxy', cluster.id, t.name, record, { vmid: t.vmid, ...(t.vm.node ? { node: t.vm.node } : {}) });
       }),
@@ -107,19 +128,20 @@ export function dayTwoRequests({ parts, sealer, records }: DayTwoDeps) {
     operatorCheck(cluster, resolved, 'reconfigure', input.acknowledgeOperatorWarning, words);
     const cloudInit = await sealed(input.cloudInit);
     const tasks = resolved.map((t) => {
-      // A machine type's disk applies only where it is larger than today's; an explicit size wins.
-      const machineDisk =
-        machine?.diskGiB !== undefined && t.vm.maxdisk !== undefined && machine.diskGiB * GIB > t.vm.maxdisk ? machine.diskGiB : undefined;
-      const diskGiB = input.diskGiB ?? machineDisk;
+      // Issue 23 item 9: the disk changes only when a size was given ("Empty keeps it"); a machine type's disk is a
+      // create's, never a silent resize.
+      const diskGiB = input.diskGiB;
       const record: ReconfigureProxyInput = {
         kind: 'reconfigure-proxy',
         clusterId: cluster.id,
         vmid: t.vmid,
         name: t.name,
         uid: t.uid,
-        ...(machine ? { cores: machine.cores, memoryMiB: machine.memoryMiB } : {}),
+        ...(machine ? { cores: machine.cores, memoryMiB: machine.memoryMiB, machineType: input.machineType } : {}),
         ...(diskGiB !== undefined ? { diskGiB } : {}),
-        ...(input.cloudInit !== undefined ? { ...cloudInit, instanceId: newInstanceId(t.name, parts.now()) } : {}),
+        ...(input.cloudInit !== undefined
+          ? { ...cloudInit, ...endpointOf(input.cloudInit), instanceId: newInstanceId(t.name, parts.now()) }
+          : {}),
         ...(input.reboot !== undefined ? { reboot: input.reboot } : {}),
       };
       return parts.newRecord('reconfigure-proxy', cluster.id, t.name, record, { vmid: t.vmid, ...(t.vm.node ? { node: t.vm.node } : {}) });
@@ -160,10 +182,13 @@ export function dayTwoRequests({ parts, sealer, records }: DayTwoDeps) {
       const known = origin(cluster.id, t.uid);
       return { template: input.template ?? known?.template, machineType: input.machineType ?? known?.machineType };
     };
+    const given = new Map(input.targets.map((t) => [t.vmid, t.cloudInit]));
     const resolved = await resolveTargets(cluster, input.targets, words, (t) => {
       const from = madeFrom(t);
       if (from.template === undefined || from.machineType === undefined)
         return 'Egress Desk has no record of the template and machine type it was made with: pick them';
+      if (given.get(t.vmid) === undefined && records.sealedUserData(cluster.id, t.uid) === undefined)
+        return 'Egress Desk keeps no user-data of its seed (made outside this app, or its record was lost): give it';
       return undefined;
     });
     operatorCheck(cluster, resolved, 'recreate', input.acknowledgeOperatorWarning, words);
@@ -180,7 +205,7 @@ export function dayTwoRequests({ parts, sealer, records }: DayTwoDeps) {
           template: from.template!,
           machineType: from.machineType!,
           ...(t.vm.node ? { node: t.vm.node } : {}),
-          ...(await sealed(input.targets[i]!.cloudInit)),
+          ...(await recreateUserData(input.targets[i]!.cloudInit, cluster.id, t.uid)),
         };
         return parts.newRecord('recreate-proxy', cluster.id, t.name, record, { vmid: t.vmid, ...(t.vm.node ? { node: t.vm.node } : {}) });
       }),

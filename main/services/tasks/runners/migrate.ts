@@ -40,9 +40,11 @@ export const migrateProxy =
         },
       }),
     );
-    // The VM is on the target with its seed: nothing needs the user-data again.
+    // The VM is on the target with its seed: nothing needs the user-data again, and the task names the node the VM is
+    // on now (issue 23 item 13: "succeeded on <source>" read as if it had stayed).
     const done = ctx.current().input;
-    if (done.kind === 'migrate-proxy' && done.sealedCloudInit !== undefined) ctx.update({ input: { ...done, sealedCloudInit: undefined } });
+    if (done.kind === 'migrate-proxy')
+      ctx.update({ node: input.to, ...(done.sealedCloudInit !== undefined ? { input: { ...done, sealedCloudInit: undefined } } : {}) });
     return `${input.name} (VM ${r.vmid}): ${r.message}.`;
   };
 

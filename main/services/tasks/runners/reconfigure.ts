@@ -47,7 +47,10 @@ export const reconfigureProxy =
         ...(input.reboot !== undefined ? { reboot: input.reboot } : {}),
       }),
     );
-    if (r.instanceId !== undefined) records.seedWritten(ctx.cluster.id, input.uid, r.instanceId);
+    // The record keeps the new seed's user-data (sealed) and its endpoint, and the machine type the VM is now.
+    if (r.instanceId !== undefined)
+      records.seedWritten(ctx.cluster.id, input.uid, r.instanceId, { sealedUserData: input.sealedCloudInit, endpoint: input.endpoint });
+    if (input.machineType !== undefined) records.machineTypeChanged(ctx.cluster.id, input.uid, input.machineType);
     const done = ctx.current().input;
     if (done.kind === 'reconfigure-proxy' && done.sealedCloudInit !== undefined)
       ctx.update({ input: { ...done, sealedCloudInit: undefined } });

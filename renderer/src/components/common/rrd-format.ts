@@ -6,25 +6,8 @@
 import type { RrdTimeframe } from '../../../../shared/channels/rrd';
 import { formatBytes } from '../../format';
 
-const pad = (n: number) => String(n).padStart(2, '0');
-const weekdays = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
-const months = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
-
-/** A tick of the time axis, local time: "14:05" (hour, day), "Mon 14:00" (week), "30 Nov" (month), "Nov 2026" (year). */
-export function timeTick(seconds: number, timeframe: RrdTimeframe): string {
-  const d = new Date(seconds * 1000);
-  const clock = `${pad(d.getHours())}:${pad(d.getMinutes())}`;
-  if (timeframe === 'hour' || timeframe === 'day') return clock;
-  if (timeframe === 'week') return `${weekdays[d.getDay()]} ${clock}`;
-  if (timeframe === 'month') return `${d.getDate()} ${months[d.getMonth()]}`;
-  return `${months[d.getMonth()]} ${d.getFullYear()}`;
-}
-
-/** A point's time in full, local: "Mon 30 Nov 14:05", for the readout. */
-export function pointTime(seconds: number): string {
-  const d = new Date(seconds * 1000);
-  return `${weekdays[d.getDay()]} ${d.getDate()} ${months[d.getMonth()]} ${pad(d.getHours())}:${pad(d.getMinutes())}`;
-}
+/** The axis ticks and the readout's time, in the renderer's one time format (format/time.ts). */
+export { formatAxisTick as timeTick, formatPointTime as pointTime } from '../../format/time';
 
 /** CPU as a share of all cores: 0.423 -> "42.3%". */
 export function formatCpu(share: number): string {

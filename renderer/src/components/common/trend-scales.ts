@@ -32,11 +32,8 @@ export function minuteTicks([from, to]: [number, number], count = 4): number[] {
   return ticks;
 }
 
-/** A tick as the local clock's hours and minutes, "14:05". */
-export function clockLabel(seconds: number): string {
-  const d = new Date(seconds * 1000);
-  return `${String(d.getHours()).padStart(2, '0')}:${String(d.getMinutes()).padStart(2, '0')}`;
-}
+/** A tick as the local clock's hours and minutes, "14:05" (format/time.ts). */
+export { formatAxisClock as clockLabel } from '../../format/time';
 
 /** 1, 2, 2.5, 5 × 10^n: the smallest such number at or above `value`. */
 export function niceCeil(value: number): number {

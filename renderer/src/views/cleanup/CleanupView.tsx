@@ -9,10 +9,11 @@ import { ConfirmDialog } from '../../components/common/ConfirmDialog';
 import { EmptyState } from '../../components/common/EmptyState';
 import { ErrorNotice } from '../../components/common/ErrorNotice';
 import { Toolbar } from '../../components/common/Toolbar';
-import { formatRelativeTime } from '../../format';
+import { RelativeTime } from '../../components/common/Time';
 import { seedKey, useCleanup } from '../../stores/cleanup';
 import { useActionsAvailable } from '../../stores/connection';
 import { useInventory } from '../../stores/inventory';
+import { useTasks } from '../../stores/tasks';
 import { ViewFrame } from '../Placeholder';
 import { RunSummary } from './RunSummary';
 import { SeedTable } from './SeedTable';
@@ -33,7 +34,19 @@ export function CleanupView() {
     if (!s.clusterId && firstCluster) s.setCluster(firstCluster);
   }, [s, firstCluster]);
 
+  // What a delete removed leaves the lists as soon as its task says so (a dry run removes nothing).
+  const run = s.lastRun;
+  const deleted = useTasks((t) => (run && !run.dryRun ? t.tasks[run.taskId]?.seeds?.deleted : undefined));
+  const forget = s.forget;
+  useEffect(() => {
+    if (deleted?.length) forget(deleted);
+  }, [deleted, forget]);
+
   const report = s.report;
+  // One box for the nodes that were not scanned, each named once (an offline node fails every read of it).
+  const firstProblem = new Map<string, string>();
+  for (const p of report?.problems ?? []) if (!firstProblem.has(p.node)) firstProblem.set(p.node, p.message);
+  const unscanned = [...firstProblem];
   const chosen = (report?.orphans ?? []).filter((o) => s.selected.has(seedKey(o)));
 
   return (
@@ -77,20 +90,19 @@ export function CleanupView() {
       ) : (
         <>
           <p className="muted">
-            Scanned {formatRelativeTime(report.scannedAt)}; seeds and VMs younger than {report.graceMinutes} minutes are never offered.
+            Scanned <RelativeTime at={report.scannedAt} />; seeds and VMs younger than {report.graceMinutes} minutes are never offered.
           </p>
-          {report.problems.map((p) => (
+          {unscanned.length > 0 && (
             <ErrorNotice
-              key={p.node}
               error={{
                 kind: 'transient',
-                message: `${p.node}: ${p.message}`,
-                hint: 'Scan again once the node answers; its seeds are not offered meanwhile.',
+                message: unscanned.map(([node, message]) => `${node}: ${message}`).join(' '),
+                hint: `Scan again once ${unscanned.length === 1 ? 'the node answers; its' : 'the nodes answer; their'} seeds are not offered meanwhile.`,
               }}
               title="Part of the cluster was not scanned"
               announce={false}
             />
-          ))}
+          )}
           <section className="cleanup-section" aria-label="Orphan seeds">
             <h2>Orphan seeds ({report.orphans.length})</h2>
             {report.orphans.length === 0 ? (
@@ -106,7 +118,7 @@ export function CleanupView() {
           <VmList
             label="Half-built proxies"
             vms={report.halfBuilt}
-            note="Marked VMs, stopped and older than the grace period: a create that never finished, or a proxy stopped by hand. Start it, open its task (Resume or Clean up there), or delete it."
+            note="Marked VMs, stopped and older than the grace period: a create that never finished, or a proxy stopped outside this app (the ones its own Stop stopped are not listed). Start it, open its task (Resume or Clean up there), or delete it."
             actions={(v) => <HalfBuiltActions clusterId={report.clusterId} vm={v} />}
           />
           <VmList

@@ -6,11 +6,14 @@
 import { useState } from 'react';
 import { cleanupChannels } from '../../../../shared/channels/cleanup';
 import { useCleanup } from '../../stores/cleanup';
+import { useSettings } from '../../stores/settings';
 
 const graceSchema = cleanupChannels['cleanup.scan'].input.shape.graceMinutes.unwrap();
 
 export function GraceInput() {
   const setGrace = useCleanup((s) => s.setGrace);
+  // Blank uses the app's setting: the field shows that number, not a word standing in for it.
+  const setting = useSettings((s) => s.settings?.cleanupGraceMinutes);
   const [text, setText] = useState('');
   const parsed = text.trim() === '' ? undefined : graceSchema.safeParse(Number(text));
   const problem =
@@ -18,7 +21,10 @@ export function GraceInput() {
       ? `${graceSchema.minValue} to ${graceSchema.maxValue} minutes; the app's setting is used meanwhile`
       : undefined;
   return (
-    <label className="inline-label" title="Seeds and VMs younger than this are kept. Blank: the app's setting (Settings).">
+    <label
+      className="inline-label"
+      title={`Seeds and VMs younger than this are kept. Blank: the app's setting${setting !== undefined ? `, ${setting} minutes` : ''} (Settings → General).`}
+    >
       Keep younger than
       <input
         type="number"
@@ -26,7 +32,7 @@ export function GraceInput() {
         size={5}
         className="grace-input"
         value={text}
-        placeholder="setting"
+        placeholder={setting !== undefined ? String(setting) : undefined}
         aria-invalid={problem ? true : undefined}
         aria-describedby={problem ? 'grace-problem' : undefined}
         onChange={(e) => {

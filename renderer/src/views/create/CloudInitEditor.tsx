@@ -19,7 +19,7 @@ import { tags } from '@lezer/highlight';
 import { linter, lintGutter } from '@codemirror/lint';
 import { EditorState } from '@codemirror/state';
 import { EditorView, keymap, lineNumbers } from '@codemirror/view';
-import { headerProblem, userDataKind, yamlProblems, type YamlProblem } from '../../../../shared/domain/user-data';
+import { headerProblem, userDataKind, yamlProblems, type UserDataPlace, type YamlProblem } from '../../../../shared/domain/user-data';
 
 const theme = EditorView.theme({
   '&': { backgroundColor: 'var(--panel)', color: 'var(--text)', border: '1px solid var(--border)', borderRadius: '4px', fontSize: '13px' },
@@ -39,8 +39,8 @@ const highlight = HighlightStyle.define([
 ]);
 
 /** What the linter underlines: a first line cloud-init would ignore, and for cloud-config, YAML that does not parse. */
-function problemsOf(text: string): YamlProblem[] {
-  const header = headerProblem(text);
+function problemsOf(text: string, place: UserDataPlace): YamlProblem[] {
+  const header = headerProblem(text, place);
   if (header)
     return [{ from: 0, to: Math.max(0, text.indexOf('\n') === -1 ? text.length : text.indexOf('\n')), message: header, severity: 'error' }];
   return userDataKind(text) === 'cloud-config' ? yamlProblems(text) : [];
@@ -52,13 +52,17 @@ export interface CloudInitEditorProps {
   /** The accessible name of the editing area. */
   label: string;
   describedBy?: string;
+  /** Presets are offered above the editor: an empty text's words may point at them. */
+  presetsAbove?: boolean;
 }
 
-export function CloudInitEditor({ value, onChange, label, describedBy }: CloudInitEditorProps) {
+export function CloudInitEditor({ value, onChange, label, describedBy, presetsAbove = false }: CloudInitEditorProps) {
   const host = useRef<HTMLDivElement>(null);
   const view = useRef<EditorView>(null);
   const onChangeRef = useRef(onChange);
   onChangeRef.current = onChange;
+  const placeRef = useRef<UserDataPlace>({ presetsAbove });
+  placeRef.current = { presetsAbove };
 
   useEffect(() => {
     if (!host.current) return;
@@ -74,7 +78,7 @@ export function CloudInitEditor({ value, onChange, label, describedBy }: CloudIn
           keymap.of([...defaultKeymap, ...historyKeymap]),
           yaml(),
           syntaxHighlighting(highlight),
-          linter((cm) => problemsOf(cm.state.doc.toString()), { delay: 250 }),
+          linter((cm) => problemsOf(cm.state.doc.toString(), placeRef.current), { delay: 250 }),
           lintGutter(),
           theme,
           EditorView.contentAttributes.of({

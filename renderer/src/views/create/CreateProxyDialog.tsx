@@ -20,11 +20,12 @@ import { Field } from '../../components/common/Field';
 import { openTemplateBuilder } from '../../stores/template-builder';
 import { useActionsAvailable } from '../../stores/connection';
 import { useTasks } from '../../stores/tasks';
+import { preferredCluster } from '../../stores/profiles';
 import { useUi } from '../../stores/ui';
 import { useClusterCatalogue, useNameOwner, type ClusterChoice } from './catalogue';
 import { CloudInitEditor } from './CloudInitEditor';
 import { checkForm, portNumber, portProblem, suggestName, type CreateForm, type FormProblems } from './form';
-import { useCreateDialog } from './open-state';
+import { useCreateDialog, type CreateStart } from './open-state';
 import { movePort } from './preset-text';
 import { presets, type Preset } from './presets';
 import { PresetPicker } from './PresetPicker';
@@ -36,11 +37,11 @@ import './create.css';
 const firstPreset = presets[0]!;
 const presetOf = (id: string): Preset => presets.find((p) => p.id === id) ?? firstPreset;
 
-function initialForm(): CreateForm {
+function initialForm(start: CreateStart | undefined): CreateForm {
   return {
-    clusterId: '',
+    clusterId: start?.clusterId ?? '',
     node: '',
-    template: '',
+    template: start?.template ?? '',
     machineType: '',
     name: suggestName(),
     count: '1',
@@ -108,7 +109,7 @@ export function CreateProxyDialog() {
   const selectTask = useTasks((s) => s.select);
   const setView = useUi((s) => s.setView);
   const { choices, error: loadError } = useClusterCatalogue();
-  const [draft, setDraft] = useState<CreateForm>(initialForm);
+  const [draft, setDraft] = useState<CreateForm>(() => initialForm(useCreateDialog.getState().start));
   const [applied, setApplied] = useState<Applied>(() => ({
     presetId: firstPreset.id,
     port: firstPreset.defaultPort,
@@ -123,7 +124,7 @@ export function CreateProxyDialog() {
   const actions = useActionsAvailable();
   const editorHelp = useId();
 
-  const cluster = choices?.find((c) => c.id === draft.clusterId) ?? choices?.[0];
+  const cluster = choices?.find((c) => c.id === draft.clusterId) ?? preferredCluster(choices);
   const { check, retry } = useTemplateCheck(cluster?.id);
   const options = templateOptions(cluster?.templates ?? {}, check);
   const defaulted = withDefaults(draft, cluster, options, check);
@@ -396,6 +397,7 @@ export function CreateProxyDialog() {
             onChange={(cloudInit) => setDraft((d) => ({ ...d, cloudInit }))}
             label="Cloud-init user-data"
             describedBy={editorHelp}
+            presetsAbove
           />
           <span id={editorHelp} className={shown.cloudInit ? 'field-problem' : 'field-help'}>
             {shown.cloudInit ??

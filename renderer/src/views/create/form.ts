@@ -60,7 +60,7 @@ export function checkForm(f: CreateForm, ctx: FormContext): FormCheck {
   if (!f.template) problems.template = ctx.templateProblem ?? 'Choose a template.';
   if (!f.machineType) problems.machineType = 'Choose a machine type: add one in Templates if the list is empty.';
   if (ctx.nodeProblem) problems.node = ctx.nodeProblem;
-  const cloudInit = userDataProblem(f.cloudInit);
+  const cloudInit = userDataProblem(f.cloudInit, { presetsAbove: true });
   if (cloudInit) problems.cloudInit = cloudInit;
 
   const parsed = CreateProxiesInput.safeParse({

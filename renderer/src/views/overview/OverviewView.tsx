@@ -2,7 +2,7 @@
  * Every cluster at a glance. On a first run the only cluster is the
  * simulated demo: it says so, and offers the way to connect a real one.
  */
-import { useEffect, useState } from 'react';
+import { useNow } from '../../format/clock';
 import type { ProfilesList } from '../../../../shared/channels/profiles';
 import type { ProfileSummary } from '../../../../shared/domain/profile';
 import { EmptyState, ErrorNotice, Toolbar } from '../../components/common';
@@ -16,16 +16,6 @@ import { ViewFrame } from '../Placeholder';
 import { AppFacts } from './AppFacts';
 import { ClusterSection } from './ClusterSection';
 import './overview.css';
-
-/** Relative times ("checked 20 seconds ago") move on even when no event arrives. */
-function useNow(intervalMs = 5000): number {
-  const [now, setNow] = useState(() => Date.now());
-  useEffect(() => {
-    const timer = setInterval(() => setNow(Date.now()), intervalMs);
-    return () => clearInterval(timer);
-  }, [intervalMs]);
-  return now;
-}
 
 /** The Overview's order: real clusters first (a newly connected one is not pushed off screen by the demo), the demo last. */
 export function overviewOrder(list: ProfilesList | undefined): ProfileSummary[] {

@@ -8,6 +8,7 @@ import type { CheckEntry } from '../../../../shared/channels/checks';
 import type { AppErrorValue } from '../../../../shared/errors';
 import { ErrorNotice } from '../../components/common/ErrorNotice';
 import { StateBadge } from '../../components/common/StateBadge';
+import { DateTime } from '../../components/common/Time';
 import { formatLatency } from '../../format';
 import { useActionsAvailable } from '../../stores/connection';
 import { checksKey, HISTORY_HOURS, useChecks } from '../../stores/checks';
@@ -17,8 +18,6 @@ import './checks.css';
 
 /** Rows in the table; the sparkline and the summary cover the whole day. */
 const SHOWN = 10;
-
-const time = (at: number) => new Date(at).toLocaleTimeString();
 
 function resultWords(c: CheckEntry): string {
   if (c.ok) return c.egressAddress ? `works, egress ${c.egressAddress}` : 'works';
@@ -65,7 +64,7 @@ export function CheckHistorySection({ row }: { row: ProxyRow }) {
           {history.idleReason && <p className="muted">Not checked now: {history.idleReason}</p>}
           <p className="muted">
             Checked as {history.endpoint.protocol === 'socks5' ? 'SOCKS5' : 'HTTP'} on port {history.endpoint.port}: the protocol and port
-            of the last Test (before any Test, HTTP on 3128, or the demo preset&apos;s).
+            of the last Test (before any Test, the ones its user-data sets up, else HTTP on 3128).
           </p>
           {checks.length === 0 ? (
             <p>No check in the last {HISTORY_HOURS} hours yet.</p>
@@ -93,7 +92,9 @@ export function CheckHistorySection({ row }: { row: ProxyRow }) {
                     .reverse()
                     .map((c) => (
                       <tr key={`${c.at}-${c.origin}`}>
-                        <td>{time(c.at)}</td>
+                        <td>
+                          <DateTime at={c.at} />
+                        </td>
                         <td>
                           <StateBadge state={c.ok ? 'ok' : 'failed'} label={c.ok ? 'ok' : 'failed'} /> {resultWords(c)}
                         </td>

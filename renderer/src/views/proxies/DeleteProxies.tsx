@@ -6,7 +6,7 @@
  */
 import { useState } from 'react';
 import type { PendingAction } from './actions/action-store';
-import { ActionTargets, OperatorAcknowledgement } from './actions/ActionTargets';
+import { ActionTargets, OperatorAcknowledgement, operatorCount } from './actions/ActionTargets';
 import type { AppErrorValue } from '../../../../shared/errors';
 import { ConfirmDialog } from '../../components/common/ConfirmDialog';
 import { useTasks } from '../../stores/tasks';
@@ -78,7 +78,9 @@ export function DeleteProxies({
           ))}
         </ul>
       )}
-      {pending?.needsAcknowledgement && <OperatorAcknowledgement checked={acknowledged} onChange={setAcknowledged} first />}
+      {pending?.needsAcknowledgement && (
+        <OperatorAcknowledgement checked={acknowledged} onChange={setAcknowledged} {...operatorCount(pending.rows)} first />
+      )}
     </ConfirmDialog>
   );
 }

@@ -4,7 +4,7 @@
  * Reads one entry of the checks store, so a new result re-renders one row.
  */
 import { checksKey, useChecks } from '../../stores/checks';
-import { formatLatency } from '../../format';
+import { formatDateTime, formatLatency } from '../../format';
 import type { Column } from './column';
 import { Sparkline } from './Sparkline';
 import './checks.css';
@@ -18,7 +18,8 @@ export const lastCheckColumn: Column = {
   header: 'Last check',
   min: 200,
   grow: 0.6,
-  priority: 6.5,
+  // Before Node, VMID and Age: whether a proxy works is what the table is read for (it stays at 1024 px, issue 23).
+  priority: 3.5,
   missing: 'Running proxies with an address are checked every few minutes (Settings → Scheduled checks); empty until the first check.',
   text: () => '',
 };
@@ -27,7 +28,7 @@ export function LastCheckCell({ clusterId, vmid }: { clusterId: string; vmid: nu
   const summary = useChecks((s) => s.latest[checksKey(clusterId, vmid)]);
   if (!summary) return <span className="last-check muted">not checked</span>;
   const { latest, trend } = summary;
-  const when = new Date(latest.at).toLocaleString();
+  const when = formatDateTime(latest.at);
   const words = latest.ok
     ? `Works: ${formatLatency(latest.latencyMs)}${latest.egressAddress ? `, egress ${latest.egressAddress}` : ''}, checked ${when}`
     : `Fails: ${latest.problem ?? 'no answer'}, checked ${when}`;

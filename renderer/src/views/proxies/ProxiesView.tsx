@@ -14,6 +14,7 @@ import { ErrorNotice } from '../../components/common/ErrorNotice';
 import { isDialogOpen } from '../../components/common/focusable';
 import { SearchInput } from '../../components/common/SearchInput';
 import { Toolbar } from '../../components/common/Toolbar';
+import { useNow } from '../../format/clock';
 import { useInventory } from '../../stores/inventory';
 import { useConnection } from '../../stores/connection';
 import { useUi } from '../../stores/ui';
@@ -68,9 +69,9 @@ export function ProxiesView() {
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
   const [openKey, setOpenKey] = useState<string>();
   const ask = useProxyActions((s) => s.ask);
-  // Ages show whole seconds: a clock in whole seconds lets the keystrokes of one second keep every drawn row (memoised
-  // on `now`) without recomputing its age text.
-  const now = Math.floor(Date.now() / 1000) * 1000;
+  // Ages tick with the one clock, in whole seconds: the keystrokes of one second keep every drawn row (memoised on
+  // `now`) without recomputing its age text.
+  const now = useNow();
 
   // Sorting is the costly part: it reruns only when the rows or the order change, not per keystroke.
   const sorted = useMemo(() => sortedRowsOf(clusters, order), [clusters, order]);

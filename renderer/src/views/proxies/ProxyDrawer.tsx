@@ -7,7 +7,8 @@
 import { useEffect, useRef } from 'react';
 import { isDialogOpen } from '../../components/common/focusable';
 import { StateBadge } from '../../components/common/StateBadge';
-import { formatBytes, formatRelativeTime } from '../../format';
+import { formatBytes } from '../../format';
+import { DateTime, RelativeTime } from '../../components/common/Time';
 import { useCleanup } from '../../stores/cleanup';
 import { sortedTasks, useTasks } from '../../stores/tasks';
 import { useUi } from '../../stores/ui';
@@ -74,7 +75,7 @@ function TasksOf({ row }: { row: ProxyRow }) {
           >
             {kindLabel[t.kind]} {t.target}
           </button>{' '}
-          <StateBadge state={t.state} /> {formatRelativeTime(t.createdAt)}
+          <StateBadge state={t.state} /> <RelativeTime at={t.createdAt} />
         </li>
       ))}
     </ul>
@@ -137,7 +138,9 @@ export function ProxyDrawer({ row, onClose }: { row: ProxyRow; onClose: () => vo
             {row.cores ?? '?'} vCPU, {row.memoryMiB !== undefined ? formatBytes(row.memoryMiB * 1024 * 1024) : '?'}
           </dd>
           <dt>Started</dt>
-          <dd>{formatRelativeTime(row.startedAt)}</dd>
+          <dd>
+            <RelativeTime at={row.startedAt} />
+          </dd>
           <dt>Tags</dt>
           <dd>{row.tags.length ? row.tags.join(', ') : '—'}</dd>
         </dl>
@@ -152,7 +155,15 @@ export function ProxyDrawer({ row, onClose }: { row: ProxyRow; onClose: () => vo
           <dt>UID</dt>
           <dd className="mono">{row.uid ?? '—'}</dd>
           <dt>Created</dt>
-          <dd>{row.createdAt ? `${formatRelativeTime(row.createdAt)} (${row.createdAt})` : '—'}</dd>
+          <dd>
+            {row.createdAt ? (
+              <>
+                <RelativeTime at={row.createdAt} /> (<DateTime at={row.createdAt} />)
+              </>
+            ) : (
+              '—'
+            )}
+          </dd>
         </dl>
       </section>
       <section className="drawer-section" aria-label="Seed">

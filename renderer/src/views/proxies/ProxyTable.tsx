@@ -60,7 +60,7 @@ export function ProxyTable({ rows, order, onSort, selected, onToggle, onToggleAl
     overscan: 1,
   });
   const width = useWidth(scrollRef);
-  const { columns, template } = useMemo(() => layoutFor(width, withCluster), [width, withCluster]);
+  const { columns, template, compact } = useMemo(() => layoutFor(width, withCluster), [width, withCluster]);
   const allSelected = useMemo(() => {
     let any = false;
     for (const r of rows) {
@@ -179,6 +179,7 @@ export function ProxyTable({ rows, order, onSort, selected, onToggle, onToggleAl
                   start={item.start}
                   columns={columns}
                   template={template}
+                  compact={compact}
                   isSelected={selected.has(row.key)}
                   isOpen={openKey === row.key}
                   isActive={tabKey === row.key}

@@ -29,6 +29,8 @@ export interface ProxyTableRowProps {
   start: number;
   columns: Column[];
   template: string;
+  /** The name column is squeezed beside a Cluster column: the owner badge goes into the name's tooltip. */
+  compact?: boolean;
   isSelected: boolean;
   isOpen: boolean;
   /** The grid's one Tab stop (roving tabindex). */
@@ -38,9 +40,20 @@ export interface ProxyTableRowProps {
   onOpen: (row: ProxyRow) => void;
 }
 
-function NameCell({ row, isActive, onOpen }: { row: ProxyRow; isActive: boolean; onOpen: (row: ProxyRow) => void }) {
+function NameCell({
+  row,
+  isActive,
+  compact,
+  onOpen,
+}: {
+  row: ProxyRow;
+  isActive: boolean;
+  compact: boolean;
+  onOpen: (row: ProxyRow) => void;
+}) {
   const owner = ownerLabel(row);
   const name = nameText(row);
+  const badge = owner.label !== 'marked';
   return (
     <div role="gridcell" className="cell-name">
       {/* The button's name holds its visible text (WCAG 2.5.3): the owner badge sits beside it, not in it. The button
@@ -49,13 +62,13 @@ function NameCell({ row, isActive, onOpen }: { row: ProxyRow; isActive: boolean;
         type="button"
         tabIndex={-1}
         className="name-button name-text"
-        title={name}
+        title={compact && badge ? `${name} (${owner.label})` : name}
         aria-label={`Details of ${row.name ?? `VM ${row.vmid}, name not set yet`}`}
         onClick={() => onOpen(row)}
       >
         {name}
       </button>
-      {owner.label !== 'marked' && (
+      {badge && !compact && (
         <span title={owner.title} className={`state-badge owner-badge tone-${owner.tone}`}>
           {owner.label}
         </span>
@@ -71,6 +84,7 @@ function ProxyTableRowView({
   start,
   columns,
   template,
+  compact = false,
   isSelected,
   isOpen,
   isActive,
@@ -105,7 +119,7 @@ function ProxyTableRowView({
         />
       </div>
       {columns.map((c) => {
-        if (c.id === 'name') return <NameCell key="name" row={row} isActive={isActive} onOpen={onOpen} />;
+        if (c.id === 'name') return <NameCell key="name" row={row} isActive={isActive} compact={compact} onOpen={onOpen} />;
         if (c.id === 'lastCheck')
           return (
             <div key={c.id} role="gridcell" className="cell-last-check">
@@ -138,6 +152,7 @@ function sameRow(a: ProxyTableRowProps, b: ProxyTableRowProps): boolean {
     a.start === b.start &&
     a.columns === b.columns &&
     a.template === b.template &&
+    a.compact === b.compact &&
     a.isSelected === b.isSelected &&
     a.isOpen === b.isOpen &&
     a.isActive === b.isActive &&

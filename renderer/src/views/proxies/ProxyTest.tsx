@@ -1,7 +1,9 @@
 /**
  * The Test action: main connects to the proxy's port and fetches a URL
- * through it. The form only picks the protocol and port; the input is
- * checked with the schema main uses before it is sent.
+ * through it. The form only picks the protocol and port, starting from the
+ * proxy's one endpoint as main knows it (checks.history: what the scheduled
+ * checks use), so the address shown, its copy button, Test and the checks
+ * name the same port; the input is checked with main's schema before it is sent.
  */
 import { useState } from 'react';
 import { ProxyTestInput, type ProxyProtocol } from '../../../../shared/channels/proxy-check';
@@ -12,28 +14,42 @@ import { StateBadge } from '../../components/common/StateBadge';
 import { formatLatency } from '../../format';
 import { useActionsAvailable } from '../../stores/connection';
 import { checkKey, useProxyCheck } from '../../stores/proxy-check';
+import { checksKey, useChecks } from '../../stores/checks';
+import { DEFAULT_ENDPOINT, DEFAULT_PORT, proxyUrl } from '../../../../shared/domain/proxy-endpoint';
 import type { ProxyRow } from './rows';
-
-const defaultPort: Record<ProxyProtocol, number> = { http: 3128, socks5: 1080 };
 
 export function ProxyTest({ row }: { row: ProxyRow }) {
   const entry = useProxyCheck((s) => s.checks[checkKey(row.clusterId, row.vmid)]);
   const test = useProxyCheck((s) => s.test);
   const actions = useActionsAvailable();
-  const [protocol, setProtocol] = useState<ProxyProtocol>(entry?.input.protocol ?? 'http');
-  const [port, setPort] = useState(String(entry?.input.port ?? defaultPort.http));
+  // Issue 23 item 5: main's one endpoint for the proxy (the one the scheduled checks use: a Test's, else the seed's
+  // user-data's, else the demo preset's, else Squid's), until the user picks another here.
+  const history = useChecks((s) => s.histories[checksKey(row.clusterId, row.vmid)]);
+  const known = history?.value?.endpoint;
+  const [edited, setEdited] = useState<{ protocol: ProxyProtocol; port: string } | undefined>();
+  const fromMain = entry?.input ?? known;
+  const protocol = edited?.protocol ?? fromMain?.protocol ?? DEFAULT_ENDPOINT.protocol;
+  const port = edited?.port ?? String(fromMain?.port ?? DEFAULT_PORT[protocol]);
+  const setProtocol = (p: ProxyProtocol) => setEdited({ protocol: p, port: String(DEFAULT_PORT[p]) });
+  const setPort = (value: string) => setEdited({ protocol, port: value });
+  // Until main answered (an unreadable history: the defaults, which the user can change).
+  const loading = fromMain === undefined && edited === undefined && history?.error === undefined;
   const parsed = ProxyTestInput.safeParse({ clusterId: row.clusterId, vmid: row.vmid, protocol, port: Number(port) });
   const portProblem = parsed.success ? undefined : parsed.error.issues.find((i) => i.path[0] === 'port')?.message;
-  const proxyUrl = row.address ? `${protocol}://${row.address}:${port}` : undefined;
+  const proxyAddress = row.address && !loading && parsed.success ? proxyUrl({ protocol, port: Number(port) }, row.address) : undefined;
   const result = entry?.result;
 
   return (
     <section aria-label="Proxy test" className="drawer-section">
       <h3>Proxy address</h3>
-      {proxyUrl ? (
+      {proxyAddress ? (
         <p className="proxy-url">
-          <code>{proxyUrl}</code> <CopyButton text={proxyUrl} label="Copy proxy address" />
+          <code>{proxyAddress}</code> <CopyButton text={proxyAddress} label="Copy proxy address" />
         </p>
+      ) : row.address && loading ? (
+        <p className="muted">Reading which port it listens on…</p>
+      ) : row.address ? (
+        <p>Give a valid port below to see its address.</p>
       ) : (
         <p>No address yet: the guest agent has not reported one.</p>
       )}
@@ -45,14 +61,7 @@ export function ProxyTest({ row }: { row: ProxyRow }) {
         }}
       >
         <Field label="Protocol">
-          <select
-            value={protocol}
-            onChange={(e) => {
-              const p = e.target.value as ProxyProtocol;
-              setProtocol(p);
-              setPort(String(defaultPort[p]));
-            }}
-          >
+          <select value={protocol} onChange={(e) => setProtocol(e.target.value as ProxyProtocol)}>
             <option value="http">HTTP</option>
             <option value="socks5">SOCKS5</option>
           </select>
@@ -62,7 +71,7 @@ export function ProxyTest({ row }: { row: ProxyRow }) {
         </Field>
         <button
           type="submit"
-          disabled={!parsed.success || entry?.running || !row.address || !actions.enabled}
+          disabled={!parsed.success || loading || entry?.running || !row.address || !actions.enabled}
           title={actions.reason ?? (row.address ? undefined : 'The VM has no address to test yet.')}
         >
           {entry?.running ? 'Testing…' : 'Test'}

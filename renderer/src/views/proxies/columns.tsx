@@ -55,24 +55,48 @@ export interface Layout {
   columns: Column[];
   /** The CSS grid template for every row, the checkbox column first. */
   template: string;
+  /** Name and Cluster are at their SQUEEZED widths: the name cell shows no owner badge. */
+  compact: boolean;
 }
 
 /**
+ * Least widths of Name and Cluster when both must stay: a long text is cut (its tooltip whole) rather than dropped,
+ * and the name cell leaves out its owner badge (said in the name's tooltip and the drawer) so the name still shows.
+ */
+const SQUEEZED: Record<string, number> = { name: 130, cluster: 90 };
+/** Name, State, Address, Cluster and Last check: the narrower mins are tried before any of these is dropped. */
+const ESSENTIAL = 3.5;
+
+/**
  * The columns that fit `width` (px; 0 when not measured yet: all of them), in
- * table order. The Cluster column is there only when more than one cluster is listed.
+ * table order. The Cluster column is there only when more than one cluster is listed, and then it outlasts every
+ * column but Name and State: the same name on two clusters must stay told apart (issue 23), so the name is cut to
+ * the SQUEEZED widths before the cluster is dropped (beside the drawer at 1024 px).
  */
 export function layoutFor(width: number, withCluster: boolean): Layout {
   let shown = allColumns.filter((c) => withCluster || c.id !== 'cluster');
+  let compact = false;
   const need = (cs: Column[]) => ROW_PADDING + CHECK_WIDTH + cs.reduce((sum, c) => sum + c.min + COLUMN_GAP, 0);
   if (width > 0) {
+    const kept = (c: Column) => withCluster && ['state', 'cluster'].includes(c.id);
     const dropOrder = [...shown].sort((a, b) => b.priority - a.priority);
-    for (const c of dropOrder) {
-      if (need(shown) <= width || c.priority === 0) break;
-      shown = shown.filter((s) => s !== c);
+    const drop = (candidates: Column[]) => {
+      for (const c of candidates) {
+        if (need(shown) <= width || c.priority === 0) break;
+        shown = shown.filter((s) => s !== c);
+      }
+    };
+    const current = (cs: Column[]) => cs.map((c) => shown.find((s) => s.id === c.id)).filter((c) => c !== undefined);
+    drop(dropOrder.filter((c) => c.priority > ESSENTIAL));
+    if (withCluster && need(shown) > width) {
+      compact = true;
+      shown = shown.map((c) => (SQUEEZED[c.id] ? { ...c, min: SQUEEZED[c.id]! } : c));
     }
+    drop(current(dropOrder.filter((c) => c.priority <= ESSENTIAL && !kept(c))));
+    drop(current(dropOrder.filter(kept)));
   }
   const template = [`${CHECK_WIDTH}px`, ...shown.map((c) => (c.grow ? `minmax(${c.min}px, ${c.grow}fr)` : `${c.min}px`))].join(' ');
-  return { columns: shown, template };
+  return { columns: shown, template, compact };
 }
 
 /** The columns whose text depends on the time (a drawn row is redrawn when that text changes). */

@@ -10,14 +10,14 @@ import { CopyButton } from '../../components/common/CopyButton';
 import { ErrorNotice } from '../../components/common/ErrorNotice';
 import { ProgressBar } from '../../components/common/ProgressBar';
 import { StateBadge } from '../../components/common/StateBadge';
-import { formatDateTime, formatRelativeTime } from '../../format';
+import { DateTime, RelativeTime } from '../../components/common/Time';
 import { useActionsAvailable } from '../../stores/connection';
 import { useInventory } from '../../stores/inventory';
 import { useProxyFocus } from '../../stores/proxy-focus';
 import { useTasks, type TaskAction } from '../../stores/tasks';
 import { useUi } from '../../stores/ui';
 import { ProxyTest } from '../proxies/ProxyTest';
-import { flattenRows, rowKey } from '../proxies/rows';
+import { flattenRows, rowKey, type ProxyRow } from '../proxies/rows';
 import { TaskLog } from './TaskLog';
 import { useClusterWords } from './task-columns';
 import { currentStep, fixPlace, kindLabel, partsLine, progressTone, stepBadgeState, stepLabel } from './words';
@@ -85,6 +85,21 @@ function Actions({ task }: { task: TaskView }) {
   );
 }
 
+/**
+ * What the guest is doing while its address is awaited, from what Proxmox shows of it: the VM not running yet, or
+ * running for how long (a cloud image boots, cloud-init installs the proxy and starts qemu-guest-agent, which then
+ * reports the address; about a minute on real hardware).
+ */
+function guestWords(row: ProxyRow | undefined) {
+  if (!row?.startedAt || row.status !== 'running') return <>The VM is starting.</>;
+  return (
+    <>
+      The VM runs (started <RelativeTime at={row.startedAt} />): the guest boots, cloud-init installs the proxy and starts
+      qemu-guest-agent, which then reports the address.
+    </>
+  );
+}
+
 /** A create's second part: the address the guest agent reports, and what to do with it. */
 function Address({ task }: { task: TaskView }) {
   const address = task.address;
@@ -100,8 +115,8 @@ function Address({ task }: { task: TaskView }) {
       <h3>Address</h3>
       {address.state === 'waiting' && (
         <p role="status">
-          Waiting for the guest agent to report an address (since {formatRelativeTime(address.since)}). The proxy is usable once it
-          has one.
+          {guestWords(row)} Waiting for the guest agent to report an address (since <RelativeTime at={address.since} />). The proxy is
+          usable once it has one: the create is done then.
         </p>
       )}
       {address.state === 'gave-up' && (
@@ -197,8 +212,8 @@ export function TaskDetails({ task }: { task: TaskView }) {
         <span className="muted">
           {cluster.removed ? ' · cluster removed' : ''}
           {task.node ? ` on ${task.node}` : ''}
-          {task.vmid ? `, VM ${task.vmid}` : ''} · started {formatDateTime(task.startedAt ?? task.createdAt)} (
-          {formatRelativeTime(task.startedAt ?? task.createdAt)})
+          {task.vmid ? `, VM ${task.vmid}` : ''} · started <DateTime at={task.startedAt ?? task.createdAt} /> (
+          <RelativeTime at={task.startedAt ?? task.createdAt} />)
           {task.attempts > 1 ? ` · attempt ${task.attempts}` : ''}
         </span>
       </header>

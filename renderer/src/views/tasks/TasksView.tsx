@@ -15,7 +15,8 @@ import { sortedTasks, useTasks } from '../../stores/tasks';
 import { openCreateProxy } from '../create/open-state';
 import { ViewFrame } from '../Placeholder';
 import { TaskDetails } from './TaskDetails';
-import { isLive, taskColumns, useClusterWords, useNow } from './task-columns';
+import { useNow } from '../../format/clock';
+import { isLive, taskColumns, useClusterWords } from './task-columns';
 import { kindLabel } from './words';
 import './tasks.css';
 

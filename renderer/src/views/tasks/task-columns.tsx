@@ -3,7 +3,6 @@
  * shell's task panel: what it did to what, its state, its cluster (or that
  * the cluster was removed), node, absolute start time and duration.
  */
-import { useEffect, useState } from 'react';
 import type { TaskView } from '../../../../shared/channels/tasks';
 import { ProgressBar } from '../../components/common/ProgressBar';
 import { StateBadge } from '../../components/common/StateBadge';
@@ -22,18 +21,6 @@ export function durationOf(t: TaskView, now: number): number | undefined {
   const start = Date.parse(startOf(t));
   const end = t.endedAt ? Date.parse(t.endedAt) : isLive(t) ? now : undefined;
   return end === undefined || Number.isNaN(start) ? undefined : Math.max(0, (end - start) / 1000);
-}
-
-/** The clock durations of running tasks count against, ticking each second while any runs. */
-export function useNow(ticking: boolean): number {
-  const [now, setNow] = useState(() => Date.now());
-  useEffect(() => {
-    if (!ticking) return undefined;
-    setNow(Date.now());
-    const timer = setInterval(() => setNow(Date.now()), 1000);
-    return () => clearInterval(timer);
-  }, [ticking]);
-  return now;
 }
 
 export interface ClusterWords {

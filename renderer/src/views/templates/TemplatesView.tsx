@@ -10,7 +10,7 @@ import { EmptyState, ErrorNotice, Toolbar } from '../../components/common';
 import { useDoctor } from '../../stores/doctor';
 import { useActionsAvailable } from '../../stores/connection';
 import { useSecretNeeded } from '../../stores/secrets-needed';
-import { clustersOf, useProfiles } from '../../stores/profiles';
+import { clustersOf, preferredCluster, useProfiles } from '../../stores/profiles';
 import { ViewFrame } from '../Placeholder';
 import { CatalogueTable } from './CatalogueTable';
 import { DiscoveredTable } from './DiscoveredTable';
@@ -21,7 +21,7 @@ import { BuildTemplateButton } from './builder/BuildTemplateDialog';
 export function TemplatesView() {
   const clusters = clustersOf(useProfiles((s) => s.list));
   const [chosen, setChosen] = useState<string>();
-  const profile = clusters.find((c) => c.id === chosen) ?? clusters[0];
+  const profile = clusters.find((c) => c.id === chosen) ?? preferredCluster(clusters);
   const key = `templates:${profile?.id ?? ''}`;
   const run = useDoctor((s) => s.runs[key]);
   const actions = useActionsAvailable();
@@ -74,7 +74,12 @@ export function TemplatesView() {
           {run?.running ? 'Checking each template…' : 'Run the template check again'}
         </button>
       </Toolbar>
-      {!editable && <p className="muted">The demo cluster is built in: its catalogue and machine types can be looked at, not changed.</p>}
+      {!editable && (
+        <p className="muted">
+          The demo cluster is built in: its catalogue and machine types can be looked at, not edited. Build a template to see the
+          builder at work: the demo adds it to its catalogue for this session.
+        </p>
+      )}
       {secretNeeded && (
         <p className="muted" role="status">
           Not checked: the token secret of {profile.name} is needed to look at its templates (see the banner above). The catalogue
@@ -85,7 +90,7 @@ export function TemplatesView() {
       {saveError && <ErrorNotice title="The catalogue was not saved" error={saveError} onDismiss={() => setSaveError(undefined)} />}
       <div className="section-head">
         <h2>Catalogue</h2>
-        {editable && <BuildTemplateButton clusterId={profile.id} primary={Object.keys(profile.templates).length === 0} />}
+        <BuildTemplateButton clusterId={profile.id} primary={Object.keys(profile.templates).length === 0} />
       </div>
       <CatalogueTable
         profile={profile}

@@ -154,6 +154,7 @@ beforeAll(async () => {
     bus,
     directory,
     inventorySnapshot: () => monitoring.inventory.snapshot(),
+    inventoryVm: (clusterId, vmid) => monitoring.inventory.vm(clusterId, vmid),
     healthSnapshot: () => monitoring.health.snapshot(),
     settings: () => settings,
     updateSettings: (patch) => (settings = { ...settings, ...patch }),
@@ -165,7 +166,6 @@ beforeAll(async () => {
     sendPolicy: { ...defaultSendPolicy, sleep: async () => undefined },
     confirmFailure: (clusterId, vmid) => checks.checkSoon(clusterId, vmid, FAILURE_CONFIRMATION_MS),
   });
-  checks.onCheckResult((record, proxy) => alerts.observeCheck(record, proxy));
   receiver = await startWebhookReceiver();
   await alerts.targets.save({
     name: 'phone',
@@ -220,6 +220,8 @@ describe('alerts on the demo cluster', () => {
     expect(second!.at - first!.at).toBeLessThanOrEqual(30_000 + 5_000); // the confirmation, not the next turn
     expect(raisedAt - start).toBeLessThanOrEqual(5 * 60_000 + 30_000 + 5_000);
     expect(alert).toMatchObject({ target: `vm:${DEMO_BROKEN_VMID}`, reason: expect.stringMatching(/failed 2 times in a row: .*502/) });
+    // The check result on main's bus carries no name: the alert names the proxy from its inventory row.
+    expect(alert.label).toBe(`proxy ${monitoring.inventory.vm('demo', DEMO_BROKEN_VMID)!.name} (${DEMO_BROKEN_VMID})`);
     expect(notifier.notes.filter((n) => n.title.startsWith('Alert: Egress failing'))).toHaveLength(1);
     // More failing checks: still one alert, one notification.
     await advance(10 * 60_000);

@@ -43,6 +43,10 @@ const failed = (): CheckRecord => ({
   problem: 'refused',
 });
 
+/** Each service's bus: a check result reaches the alerts as main's own message, as the checks service hands it. */
+const buses = new Map<AlertService, ReturnType<typeof createEventBus>>();
+const observe = (s: AlertService, record: CheckRecord) => buses.get(s)!.main.emit({ name: 'checks.result', payload: record });
+
 function service(): AlertService {
   let settings: AppSettings = { ...defaultSettings };
   const bus = createEventBus(quiet);
@@ -52,6 +56,7 @@ function service(): AlertService {
     bus,
     directory: new MutableClusterDirectory(),
     inventorySnapshot: () => ({ revision: 0, clusters: [] }),
+    inventoryVm: (clusterId, vmid) => ({ ...proxy, clusterId, vmid, state: 'running', status: 'running', owner: 'marked', tags: [] }),
     healthSnapshot: () => ({ clusters: [] }),
     settings: () => settings,
     updateSettings: (patch) => (settings = { ...settings, ...patch }),
@@ -64,6 +69,7 @@ function service(): AlertService {
     sendPolicy: { ...defaultSendPolicy, timeoutMs: 5_000, sleep: async () => undefined },
   });
   s.start();
+  buses.set(s, bus);
   open.push(s);
   return s;
 }
@@ -85,8 +91,8 @@ afterAll(async () => {
 describe('alert tuning in the service', () => {
   it('a snooze acknowledges the open alert, keeps the target quiet, and survives a restart in alert-tuning.json', async () => {
     const s = service();
-    s.observeCheck(failed(), proxy);
-    s.observeCheck(failed(), proxy);
+    observe(s, failed());
+    observe(s, failed());
     const [alert] = history.openAlerts();
     expect(alert?.rule).toBe('egress-failing');
     s.snooze({ clusterId: 'c1', target: 'vm:105', label: 'proxy egress-a (105)', minutes: 60 });
@@ -118,8 +124,8 @@ describe('alert tuning in the service', () => {
     const s = service();
     const target = await s.targets.save({ name: 'hook', format: 'generic', url: `${receiver.url}/hook`, enabled: true });
     receiver.answer(403, 403, 403, 403);
-    s.observeCheck({ ...failed(), vmid: 107 }, { ...proxy, vmid: 107 });
-    s.observeCheck({ ...failed(), vmid: 107 }, { ...proxy, vmid: 107 });
+    observe(s, { ...failed(), vmid: 107 });
+    observe(s, { ...failed(), vmid: 107 });
     await s.delivery.idle();
     const delivery = events.filter((e) => e.name === 'alert.delivery').map((e) => e.payload as WebhookDelivery);
     expect(delivery).toHaveLength(1);

@@ -4,7 +4,8 @@
  * proxies record their latency and the demo's egress address, the broken
  * one (150003, tinyproxy answering 502) records a failure with its reason,
  * a stopped VM is not checked, Test is recorded as a manual check, and every
- * result reaches the onCheckResult listeners and the `checks.*` channels.
+ * result reaches main's own listeners (bus.main `checks.result`) and the
+ * `checks.*` channels.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { composeApp, type ComposedApp } from '../../../support/compose-app';
@@ -19,7 +20,7 @@ import { ManualTimers } from '../../../support/services/inventory/manual-timers'
 const ctx = { signal: new AbortController().signal, transport: 'test' };
 const timers = new ManualTimers();
 let app: ComposedApp;
-const heard: { record: CheckRecord; proxy: { vmid: number; name?: string; node: string } }[] = [];
+const heard: { record: CheckRecord }[] = [];
 
 async function request<T>(channel: string, input: unknown): Promise<T> {
   const answer = await app.router.dispatch(channel, input, ctx);
@@ -45,7 +46,7 @@ beforeAll(async () => {
     demo: 'force',
     checks: { timers },
   });
-  app.checks.onCheckResult((record, proxy) => heard.push({ record, proxy }));
+  app.bus.main.on('checks.result', (record) => heard.push({ record }));
   // The demo's first listing, with the guests' addresses.
   await vi.waitFor(
     async () => {
@@ -79,11 +80,7 @@ describe('scheduled checks on the demo cluster', () => {
     expect(broken.problem).toMatch(/502/);
     // 150005 is stopped: never checked.
     expect(app.history.checks('demo', 150_005, 0)).toEqual([]);
-    expect(heard.find((h) => h.record.vmid === DEMO_BROKEN_VMID)?.proxy).toMatchObject({
-      vmid: DEMO_BROKEN_VMID,
-      name: 'proxy-c9h4g1f6d3s8a2p7o5',
-      node: expect.any(String),
-    });
+    expect(heard.find((h) => h.record.vmid === DEMO_BROKEN_VMID)?.record).toMatchObject({ ok: false, httpStatus: 502, stage: 'request' });
     expect(egressAttempts()).toEqual([]);
   });
 

@@ -96,3 +96,37 @@ describe('orphan-seed cleanup over the simulator', () => {
     expect(e.t.sim.state.iso(NODE, STORAGE, 'proxy-busy-seed.iso')).toBeDefined();
   });
 });
+
+describe('the cleanup a newcomer meets (issue 23 item 11)', () => {
+  it("does not call a proxy this app's own Stop stopped half-built, and does one the app never stopped", async () => {
+    const { e } = await setup();
+    const stopped = {
+      kind: 'stop-proxy' as const,
+      clusterId: 'sim',
+      vmid: 150_010,
+      target: 'proxy-stopped',
+      state: 'succeeded' as const,
+      createdAt: new Date().toISOString(),
+    };
+    const withStop = createCleanupService({
+      directory: e.t.directory,
+      tasks: { ...e.manager, list: () => [...e.manager.list(), stopped] },
+    });
+    expect((await withStop.scan('sim')).halfBuilt.map((v) => v.name)).toEqual([]);
+    // A later start that failed makes it a proxy in trouble again: only the app's last word on the VM counts.
+    const startedAgain = { ...stopped, kind: 'start-proxy' as const, state: 'failed' as const, createdAt: new Date(Date.now() + 1000).toISOString() };
+    const withStart = createCleanupService({
+      directory: e.t.directory,
+      tasks: { ...e.manager, list: () => [stopped, startedAgain] },
+    });
+    expect((await withStart.scan('sim')).halfBuilt.map((v) => v.name)).toEqual(['proxy-stopped']);
+  });
+
+  it("uses the app's grace setting when a scan names none", async () => {
+    const { e } = await setup();
+    const cleanup = createCleanupService({ directory: e.t.directory, tasks: e.manager, graceMinutes: () => 1 });
+    const report = await cleanup.scan('sim');
+    expect(report.graceMinutes).toBe(1);
+    expect(report.orphans.map((r) => r.name).sort()).toEqual(['proxy-old', 'proxy-young']);
+  });
+});

@@ -280,12 +280,13 @@ describe('migrate, reconfigure and recreate as tasks', () => {
     env = await demo();
     const a = await made(env, 'dt-bulk-a');
     const b = await made(env, 'dt-bulk-b');
-    // b loses its seed's user-data: Proxmox cannot move a local seed it cannot rebuild.
+    // b is given other user-data than its seed's (issue 23: without any, the app's kept copy would be used): the seed
+    // rebuilt from it would differ, so its move is refused.
     const { parentId, taskIds } = await env.manager.migrate({
       clusterId: 'sim',
       targets: [
         { vmid: a, name: 'dt-bulk-a', cloudInit: USER_DATA },
-        { vmid: b, name: 'dt-bulk-b' },
+        { vmid: b, name: 'dt-bulk-b', cloudInit: `${USER_DATA}# ${'x'.repeat(6000)}\n` },
       ],
       to: 'pv1-2',
     });

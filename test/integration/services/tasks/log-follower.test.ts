@@ -11,7 +11,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../../../../main/log/logger';
 import { APP_CLIENT_PACE } from '../../../../main/services/clusters/client-policy';
-import { followTaskLog, type LogLine } from '../../../../main/services/tasks/log-follower';
+import { followUpidLog, type LogLine } from '../../../../main/services/tasks/log-follower';
 import type { SimTask } from '../../../../main/simulator';
 import { startSimCluster, type SimCluster } from '../../../support/sim-cluster';
 import { until } from '../../../support/until';
@@ -43,7 +43,7 @@ describe('task log follower', () => {
     const { task, end } = runningTask(t.sim);
     let live = true;
     const shown: LogLine[] = [];
-    const following = followTaskLog({
+    const following = followUpidLog({
       api: t.client,
       upid: task.upid,
       intervalMs: 20,
@@ -71,7 +71,7 @@ describe('task log follower', () => {
     let live = true;
     const controller = new AbortController();
     const started = Date.now();
-    const following = followTaskLog({
+    const following = followUpidLog({
       api: t.client,
       upid: task.upid,
       // Far shorter than the app's 1 s: the pace, not the interval, is what bounds the reads.
@@ -104,7 +104,7 @@ describe('task log follower', () => {
     const { task } = runningTask(t.sim);
     for (let i = 0; i < 200_000; i++) task.log.push(`line ${i}`);
     let watched = true;
-    const following = followTaskLog({
+    const following = followUpidLog({
       api: t.client,
       upid: task.upid,
       intervalMs: 1000,
@@ -129,7 +129,7 @@ describe('task log follower', () => {
     t.sim.faults.inject({ route: LOG }, { kind: 'answer', body: { data: page, total: 500 } });
     let live = true;
     const shown: LogLine[] = [];
-    const following = followTaskLog({
+    const following = followUpidLog({
       api: t.client,
       upid: task.upid,
       intervalMs: 1000,

@@ -3,7 +3,7 @@
  * history database in memory and a hand-moved clock: who is checked (running
  * marked proxies with an address; not a switched-off cluster or proxy, kept
  * across restarts), battery pauses when asked, and where results go (the
- * history, the window's event, the onCheckResult listeners).
+ * history, the window's event, main's own listeners on the main bus).
  */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -128,8 +128,8 @@ function setup(opts: { rows: VmRow[]; settings?: Partial<AppSettings>; dataDir?:
     timers,
     logger,
   });
-  const heard: { record: CheckRecord; proxy: { clusterId: string; vmid: number; name?: string; node: string } }[] = [];
-  service.onCheckResult((record, proxy) => heard.push({ record, proxy }));
+  const heard: CheckRecord[] = [];
+  closers.push(bus.main.on('checks.result', (record) => heard.push(record)));
   service.start();
   closers.push(() => {
     service.stop();
@@ -247,7 +247,7 @@ describe('scheduled checks: power', () => {
 });
 
 describe('scheduled checks: results', () => {
-  it('records each result, publishes it to the window and hands it to onCheckResult listeners with the proxy', async () => {
+  it("records each result, publishes it to the window and hands it to main's own listeners (the alert engine's)", async () => {
     const s = setup({ rows: [row(101), row(666)] });
     await s.advance(5 * MINUTE);
     const good = s.history.checks('c', 101, 0);
@@ -257,7 +257,7 @@ describe('scheduled checks: results', () => {
     const bad = s.history.checks('c', 666, 0);
     expect(bad).toEqual([expect.objectContaining({ ok: false, httpStatus: 502, stage: 'request', problem: 'The proxy answered 502.' })]);
     expect(s.published.map((r) => r.vmid).sort()).toEqual([101, 666]);
-    expect(s.heard.find((h) => h.record.vmid === 666)?.proxy).toEqual({ clusterId: 'c', vmid: 666, name: 'proxy-666', node: 'pve1' });
+    expect(s.heard.find((record) => record.vmid === 666)).toEqual(bad[0]);
 
     const latest = s.service.latest('c');
     expect(latest.proxies.find((p) => p.vmid === 101)).toMatchObject({ latest: { ok: true }, trend: [43] });

@@ -5,7 +5,7 @@
  * user must tick (explicit acknowledgement) before the action can go.
  */
 import { useId } from 'react';
-import { OPERATOR_WARNING } from '../../../../../shared/domain/proxy-actions';
+import { operatorWarning } from '../../../../../shared/domain/proxy-actions';
 import type { PendingAction } from './action-store';
 
 export function ActionTargets({ pending }: { pending: PendingAction }) {
@@ -42,15 +42,20 @@ export function OperatorAcknowledgement({
   checked,
   onChange,
   first = false,
+  operatorMade = 1,
+  of = operatorMade,
 }: {
   checked: boolean;
   onChange: (on: boolean) => void;
   first?: boolean;
+  /** How many of the `of` proxies the operator made (the words count them). */
+  operatorMade?: number;
+  of?: number;
 }) {
   const id = useId();
   return (
     <div className="notice notice-warn operator-ack">
-      <p id={`${id}-warning`}>{OPERATOR_WARNING}</p>
+      <p id={`${id}-warning`}>{operatorWarning(operatorMade, of)}</p>
       <label>
         <input
           type="checkbox"
@@ -64,3 +69,9 @@ export function OperatorAcknowledgement({
     </div>
   );
 }
+
+/** OperatorAcknowledgement's count for these rows: how many of them the operator made. */
+export const operatorCount = (rows: readonly { ours?: boolean | undefined }[]) => ({
+  operatorMade: rows.filter((r) => r.ours === false).length,
+  of: rows.length,
+});

@@ -10,7 +10,7 @@ import type { PowerAction } from '../../../../../shared/domain/power-actions';
 import { proxyActionLabel } from '../../../../../shared/domain/proxy-actions';
 import { ConfirmDialog } from '../../../components/common/ConfirmDialog';
 import { useProxyActions, type PendingAction } from './action-store';
-import { ActionTargets, OperatorAcknowledgement } from './ActionTargets';
+import { ActionTargets, OperatorAcknowledgement, operatorCount } from './ActionTargets';
 
 const consequence: Record<PowerAction, string> = {
   start: 'Proxmox starts the VM (a hibernated one resumes).',
@@ -41,7 +41,9 @@ export function ConfirmPower({ pending }: { pending: PendingAction }) {
     >
       <p>{consequence[pending.action]}</p>
       <ActionTargets pending={pending} />
-      {pending.needsAcknowledgement && <OperatorAcknowledgement checked={acknowledged} onChange={setAcknowledged} first />}
+      {pending.needsAcknowledgement && (
+        <OperatorAcknowledgement checked={acknowledged} onChange={setAcknowledged} {...operatorCount(pending.rows)} first />
+      )}
     </ConfirmDialog>
   );
 }

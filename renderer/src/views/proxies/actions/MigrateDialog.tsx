@@ -4,8 +4,10 @@
  * (shared/domain/migrate-targets.ts) and names the others with why not;
  * main judges again from a fresh read before anything moves. Running VMs
  * move online, stopped ones offline. A seed on node-local storage is
- * rebuilt on the target from the user-data given here (Proxmox refuses to
- * migrate a local CD-ROM image, and cannot read an ISO back).
+ * rebuilt on the target (Proxmox refuses to migrate a local CD-ROM image,
+ * and cannot read an ISO back) from the user-data the app put into it
+ * (kept sealed in main, VmRow.userDataKept); only for a proxy the app has
+ * no record of is it asked for here, with the presets to start from.
  */
 import { useMemo, useState } from 'react';
 import { migrateTargets, seedStorageShared } from '../../../../../shared/domain/migrate-targets';
@@ -16,7 +18,7 @@ import { useInventory } from '../../../stores/inventory';
 import { useProfiles } from '../../../stores/profiles';
 import { useTasks } from '../../../stores/tasks';
 import { useProxyActions, type PendingAction } from './action-store';
-import { ActionTargets, OperatorAcknowledgement } from './ActionTargets';
+import { ActionTargets, OperatorAcknowledgement, operatorCount } from './ActionTargets';
 import { nameOf } from './ConfirmAction';
 import { perCluster, targetOf } from './run-actions';
 import { useDialogSend } from './use-dialog-send';
@@ -50,6 +52,9 @@ export function MigrateDialog({ pending }: { pending: PendingAction }) {
   const suitable = targets.filter((t) => t.suitable);
   const unsuitable = targets.filter((t) => !t.suitable);
   const localSeed = pending.rows.some((r) => !seedStorageShared(r.node, nodes, isoStorage));
+  // Issue 23 item 4: the user-data is asked for only where the app keeps none (a proxy it has no record of).
+  const unkept = localSeed ? pending.rows.filter((r) => !r.userDataKept) : [];
+  const askUserData = unkept.length > 0;
   const running = pending.rows.filter((r) => r.status === 'running');
 
   const [to, setTo] = useState(suitable[0]?.node ?? '');
@@ -64,7 +69,7 @@ export function MigrateDialog({ pending }: { pending: PendingAction }) {
       : pending.rows.some((r) => r.node === to)
         ? 'Pick a node other than the one it is on.'
         : undefined,
-    cloudInit: localSeed ? userDataProblem(cloudInit) : undefined,
+    cloudInit: askUserData ? userDataProblem(cloudInit, { presetsAbove: true }) : undefined,
     ack: pending.needsAcknowledgement && !acknowledged ? 'Tick the acknowledgement first.' : undefined,
   };
   const submit = async () => {
@@ -75,7 +80,7 @@ export function MigrateDialog({ pending }: { pending: PendingAction }) {
         migrate({
           clusterId: id,
           to,
-          targets: group.map((r) => ({ ...targetOf(r), ...(localSeed ? { cloudInit } : {}) })),
+          targets: group.map((r) => ({ ...targetOf(r), ...(askUserData && !r.userDataKept ? { cloudInit } : {}) })),
           ...(pending.needsAcknowledgement ? { acknowledgeOperatorWarning: true as const } : {}),
         }),
       ),
@@ -139,21 +144,33 @@ export function MigrateDialog({ pending }: { pending: PendingAction }) {
         <>
           <p>
             The seed ISO ({isoStorage}) is local to the node, and Proxmox cannot migrate a VM with a local ISO in its CD-ROM. Egress Desk
-            builds the same seed (same name, same bytes) on the target from the user-data below, detaches it for the move, re-attaches it
-            there and deletes the old copy only after the move succeeded. So the proxy keeps its instance-id and cloud-init does not run
-            again.
+            builds the same seed (same name, same bytes) on the target, detaches it for the move, re-attaches it there and deletes the old
+            copy only after the move succeeded. So the proxy keeps its instance-id and cloud-init does not run again.
+            {askUserData
+              ? ''
+              : ` It uses the user-data it put into ${pending.rows.length === 1 ? 'that seed' : 'those seeds'} itself: nothing to give here.`}
           </p>
-          <UserDataField
-            value={cloudInit}
-            onChange={setCloudInit}
-            problem={tried ? problems.cloudInit : undefined}
-            help="Paste the user-data this proxy was made with: a different one gives a different seed, which the migrate refuses (the seed's size is compared)."
-          />
+          {askUserData && (
+            <>
+              <p>
+                Egress Desk has no record of the user-data of {unkept.length === 1 ? unkept[0]!.name : `${unkept.length} of them`} (made
+                outside this app, or its record was lost): give it below.
+              </p>
+              <UserDataField
+                value={cloudInit}
+                onChange={setCloudInit}
+                problem={tried ? problems.cloudInit : undefined}
+                help="Paste the user-data this proxy was made with: a different one gives a different seed, which the migrate refuses (the seed's size is compared)."
+              />
+            </>
+          )}
         </>
       ) : (
         <p>The seed ISO is on shared storage ({isoStorage}): it stays where it is and the proxy keeps it.</p>
       )}
-      {pending.needsAcknowledgement && <OperatorAcknowledgement checked={acknowledged} onChange={setAcknowledged} />}
+      {pending.needsAcknowledgement && (
+        <OperatorAcknowledgement checked={acknowledged} onChange={setAcknowledged} {...operatorCount(pending.rows)} />
+      )}
       {tried && problems.ack && <p className="field-problem">{problems.ack}</p>}
       {error && <ErrorNotice error={error} title="The migrate did not start" />}
     </Dialog>

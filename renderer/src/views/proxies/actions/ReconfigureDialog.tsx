@@ -7,6 +7,8 @@
  * live only with memory hotplug and NUMA), the user-data at the next boot;
  * so a running VM is rebooted unless the user says not to. A disk not
  * larger than today's is refused here and by main (a disk only grows).
+ * Issue 23 item 9: before it runs the dialog lists, per VM, each value
+ * before and after (or that it stays); a machine type never grows the disk.
  */
 import { useState } from 'react';
 import { Dialog } from '../../../components/common/Dialog';
@@ -15,7 +17,7 @@ import { Field } from '../../../components/common/Field';
 import { useProfiles } from '../../../stores/profiles';
 import { useTasks } from '../../../stores/tasks';
 import { useProxyActions, type PendingAction } from './action-store';
-import { ActionTargets, OperatorAcknowledgement } from './ActionTargets';
+import { ActionTargets, OperatorAcknowledgement, operatorCount } from './ActionTargets';
 import { nameOf } from './ConfirmAction';
 import { perCluster, targetOf } from './run-actions';
 import { useDialogSend } from './use-dialog-send';
@@ -38,6 +40,26 @@ export function diskProblem(raw: string, todayGiB: number | undefined): string |
   return undefined;
 }
 
+const memWords = (mib: number | undefined) => (mib === undefined ? '?' : mib >= 1024 ? `${+(mib / 1024).toFixed(1)} GiB` : `${mib} MiB`);
+
+/** One VM's change, as the user reads it before it runs: before → after, or "stays". */
+export function changeLines(
+  row: PendingAction['rows'][number],
+  machine: { cores: number; memoryMiB: number } | undefined,
+  diskGiB: number | undefined,
+  userData: boolean,
+): string[] {
+  const todayDisk = row.diskBytes === undefined ? undefined : Math.ceil(row.diskBytes / GIB);
+  const change = (what: string, before: string, after: string | undefined) =>
+    after === undefined || after === before ? `${what}: ${before} (stays)` : `${what}: ${before} → ${after}`;
+  return [
+    change('CPU', `${row.cores ?? '?'} vCPU`, machine && `${machine.cores} vCPU`),
+    change('Memory', memWords(row.memoryMiB), machine && memWords(machine.memoryMiB)),
+    change('Boot disk', todayDisk === undefined ? '?' : `${todayDisk} GiB`, diskGiB === undefined ? undefined : `${diskGiB} GiB`),
+    userData ? 'User-data: replaced (a new seed with a new instance-id)' : 'User-data: stays',
+  ];
+}
+
 export function ReconfigureDialog({ pending }: { pending: PendingAction }) {
   const cancel = useProxyActions((s) => s.cancel);
   const reconfigure = useTasks((s) => s.reconfigure);
@@ -57,7 +79,7 @@ export function ReconfigureDialog({ pending }: { pending: PendingAction }) {
 
   const problems = {
     disk: diskProblem(disk, todayGiB),
-    cloudInit: changeUserData ? userDataProblem(cloudInit) : undefined,
+    cloudInit: changeUserData ? userDataProblem(cloudInit, { presetsAbove: true }) : undefined,
     nothing:
       !machineType && disk.trim() === '' && !changeUserData
         ? 'Change at least one thing: the machine type, the disk or the user-data.'
@@ -101,13 +123,13 @@ export function ReconfigureDialog({ pending }: { pending: PendingAction }) {
       <ActionTargets pending={pending} />
       <Field
         label="Machine type"
-        help="Cores and memory: they take effect at the next start by Proxmox (memory at once only with memory hotplug and NUMA on)."
+        help="Cores and memory only (a machine type's disk size is for new proxies; give a disk size below to grow this one): they take effect at the next start by Proxmox (memory at once only with memory hotplug and NUMA on)."
       >
         <select value={machineType} onChange={(e) => setMachineType(e.target.value)}>
           <option value="">Keep as it is</option>
           {Object.entries(machineTypes).map(([key, m]) => (
             <option key={key} value={key}>
-              {key}: {m.cores} vCPU, {m.memoryMiB} MiB{m.diskGiB ? `, disk ${m.diskGiB} GiB` : ''}
+              {key}: {m.cores} vCPU, {memWords(m.memoryMiB)}
             </option>
           ))}
         </select>
@@ -131,13 +153,33 @@ export function ReconfigureDialog({ pending }: { pending: PendingAction }) {
           help="A new seed (same volume name) with a new instance-id, so cloud-init runs again at the next boot. The old seed is replaced only after the new one is uploaded."
         />
       )}
+      <section className="reconfigure-changes" aria-label="What will change">
+        <h3>What will change</h3>
+        {pending.rows.map((r) => (
+          <div key={`${r.clusterId}/${r.vmid}`}>
+            {pending.rows.length > 1 && <strong>{r.name ?? `VM ${r.vmid}`}</strong>}
+            <ul className="plain-list">
+              {changeLines(
+                r,
+                machineTypes[machineType],
+                diskProblem(disk, todayGiB) || !disk.trim() ? undefined : Number(disk),
+                changeUserData,
+              ).map((line) => (
+                <li key={line}>{line}</li>
+              ))}
+            </ul>
+          </div>
+        ))}
+      </section>
       {running && (
         <label className="checkbox-line">
           <input type="checkbox" checked={reboot} onChange={(e) => setReboot(e.target.checked)} /> Reboot it when a change waits for the
           next start (connections through it drop until it is back)
         </label>
       )}
-      {pending.needsAcknowledgement && <OperatorAcknowledgement checked={acknowledged} onChange={setAcknowledged} />}
+      {pending.needsAcknowledgement && (
+        <OperatorAcknowledgement checked={acknowledged} onChange={setAcknowledged} {...operatorCount(pending.rows)} />
+      )}
       {tried && (problems.nothing ?? problems.ack) && <p className="field-problem">{problems.nothing ?? problems.ack}</p>}
       {error && <ErrorNotice error={error} title="The reconfigure did not start" />}
     </Dialog>

@@ -15,7 +15,7 @@ import { Field } from '../../../components/common/Field';
 import { useProfiles } from '../../../stores/profiles';
 import { useTasks } from '../../../stores/tasks';
 import { useProxyActions, type PendingAction } from './action-store';
-import { ActionTargets, OperatorAcknowledgement } from './ActionTargets';
+import { ActionTargets, OperatorAcknowledgement, operatorCount } from './ActionTargets';
 import { nameOf } from './ConfirmAction';
 import { perCluster, targetOf } from './run-actions';
 import { useDialogSend } from './use-dialog-send';
@@ -33,10 +33,14 @@ export function RecreateDialog({ pending }: { pending: PendingAction }) {
   const profile = useProfiles((s) => s.list?.profiles.find((p) => p.id === clusterId));
   // Rows the app made know their template and machine type; the others need them picked.
   const unknownOrigin = pending.rows.some((r) => !r.template || !r.machineType);
+  // Issue 23 item 4: where the app keeps the user-data it put into the seed, the recreate uses it unless told otherwise.
+  const allKept = pending.rows.every((r) => r.userDataKept);
 
   const [template, setTemplate] = useState('');
   const [machineType, setMachineType] = useState('');
   const [cloudInit, setCloudInit] = useState(startingUserData);
+  const [keepUserData, setKeepUserData] = useState(allKept);
+  const asked = !keepUserData || !allKept;
   const [acknowledged, setAcknowledged] = useState(false);
   const [tried, setTried] = useState(false);
   const { busy, error, send } = useDialogSend(pending.rows);
@@ -44,7 +48,7 @@ export function RecreateDialog({ pending }: { pending: PendingAction }) {
   const problems = {
     template: unknownOrigin && !template ? 'Pick the template it was made from.' : undefined,
     machineType: unknownOrigin && !machineType ? 'Pick its machine type.' : undefined,
-    cloudInit: userDataProblem(cloudInit),
+    cloudInit: asked ? userDataProblem(cloudInit, { presetsAbove: true }) : undefined,
     ack: pending.needsAcknowledgement && !acknowledged ? 'Tick the acknowledgement first.' : undefined,
   };
   const submit = async () => {
@@ -54,7 +58,7 @@ export function RecreateDialog({ pending }: { pending: PendingAction }) {
       perCluster('recreate', pending.rows, (id, group) =>
         recreate({
           clusterId: id,
-          targets: group.map((r) => ({ ...targetOf(r), cloudInit })),
+          targets: group.map((r) => ({ ...targetOf(r), ...(asked ? { cloudInit } : {}) })),
           ...(template ? { template } : {}),
           ...(machineType ? { machineType } : {}),
           ...(pending.needsAcknowledgement ? { acknowledgeOperatorWarning: true as const } : {}),
@@ -80,9 +84,9 @@ export function RecreateDialog({ pending }: { pending: PendingAction }) {
       }
     >
       <p>
-        Each VM is deleted with its disk and seed, then created again. It keeps its name, template, machine type and the user-data below; it
-        gets a new UID (and usually a new VMID and address). If the task stops between the two halves, Tasks offers Resume to finish the
-        create.
+        Each VM is deleted with its disk and seed, then created again. It keeps its name, template, machine type and{' '}
+        {asked ? 'the user-data below' : 'user-data'}; it gets a new UID (and usually a new VMID and address). If the task stops between the
+        two halves, Tasks offers Resume to finish the create.
       </p>
       <ActionTargets pending={pending} />
       {pending.rows.length === 1 && !unknownOrigin && (
@@ -115,13 +119,27 @@ export function RecreateDialog({ pending }: { pending: PendingAction }) {
           </Field>
         </>
       )}
-      <UserDataField
-        value={cloudInit}
-        onChange={setCloudInit}
-        problem={tried ? problems.cloudInit : undefined}
-        help="It starts from the Squid preset: paste the user-data it was made with if it differs (Egress Desk keeps no readable copy and Proxmox cannot read a seed back). The new seed gets a new instance-id."
-      />
-      {pending.needsAcknowledgement && <OperatorAcknowledgement checked={acknowledged} onChange={setAcknowledged} />}
+      {allKept && (
+        <label className="checkbox-line">
+          <input type="checkbox" checked={keepUserData} onChange={(e) => setKeepUserData(e.target.checked)} /> Use the user-data Egress Desk
+          put into {pending.rows.length === 1 ? 'its seed' : 'their seeds'} (kept sealed; the new seed gets a new instance-id)
+        </label>
+      )}
+      {asked && (
+        <UserDataField
+          value={cloudInit}
+          onChange={setCloudInit}
+          problem={tried ? problems.cloudInit : undefined}
+          help={
+            allKept
+              ? 'The new user-data for the new VM; its seed gets a new instance-id.'
+              : 'It starts from the Squid preset: Egress Desk has no record of the user-data it was made with (made outside this app, or its record was lost), so paste it if it differs. The new seed gets a new instance-id.'
+          }
+        />
+      )}
+      {pending.needsAcknowledgement && (
+        <OperatorAcknowledgement checked={acknowledged} onChange={setAcknowledged} {...operatorCount(pending.rows)} />
+      )}
       {tried && problems.ack && <p className="field-problem">{problems.ack}</p>}
       {error && <ErrorNotice error={error} title="The recreate did not start" />}
     </Dialog>

@@ -1,11 +1,15 @@
 /**
- * The cloud-init user-data of a day-two dialog (migrate with a local seed,
- * reconfigure, recreate), in the create dialog's YAML editor. Proxmox cannot
- * read a seed ISO back and Egress Desk keeps no readable copy, so the user
- * pastes the user-data the proxy was made with (or new user-data).
+ * The cloud-init user-data of a day-two dialog (migrate of a proxy the app
+ * has no record of, reconfigure, recreate), in the create dialog's YAML
+ * editor, with the Create presets above it to start from (issue 23 item 4:
+ * the words for an empty text point at them, so they must be there).
+ * Proxmox cannot read a seed ISO back; the app keeps the user-data of the
+ * seeds it wrote (sealed, in main), so it asks only where it has none.
  */
 import { useId } from 'react';
+import { Field } from '../../../components/common/Field';
 import { CloudInitEditor } from '../../create/CloudInitEditor';
+import { presets } from '../../create/presets';
 
 export function UserDataField({
   value,
@@ -22,8 +26,24 @@ export function UserDataField({
   const id = useId();
   return (
     <div className={`field${problem ? ' field-invalid' : ''}`}>
+      <Field label="Start from a preset" help="Puts the preset's user-data, on its usual port, in the editor below (replacing its text).">
+        <select
+          value=""
+          onChange={(e) => {
+            const preset = presets.find((p) => p.id === e.target.value);
+            if (preset) onChange(preset.render(preset.defaultPort));
+          }}
+        >
+          <option value="">Choose a preset…</option>
+          {presets.map((p) => (
+            <option key={p.id} value={p.id}>
+              {p.label}, port {p.defaultPort}
+            </option>
+          ))}
+        </select>
+      </Field>
       <span className="field-label">Cloud-init user-data</span>
-      <CloudInitEditor value={value} onChange={onChange} label="Cloud-init user-data" describedBy={`${id}-help`} />
+      <CloudInitEditor value={value} onChange={onChange} label="Cloud-init user-data" describedBy={`${id}-help`} presetsAbove />
       <span id={`${id}-help`} className={problem ? 'field-problem' : 'field-help'}>
         {problem ?? help}
       </span>

@@ -5,6 +5,7 @@
  * with Resume, Retry and Clean up as main offers them.
  */
 import type { TaskView } from '../../../../../shared/channels/tasks';
+import type { BuiltTemplateResult } from '../../../../../shared/channels/templates';
 import { formatDownloadBytes, parseDownloadProgress } from '../../../../../shared/domain/wget-progress';
 import { ErrorNotice, ProgressBar, StateBadge } from '../../../components/common';
 import { logKey, useTasks, type TaskAction } from '../../../stores/tasks';
@@ -46,7 +47,7 @@ function DownloadBar({ task }: { task: TaskView }) {
   return <ProgressBar label="Download" value={p.percent} detail={detail} tone={p.done ? 'ok' : 'info'} />;
 }
 
-export function BuildProgress({ taskId, onCreateProxy }: { taskId: string; onCreateProxy?: () => void }) {
+export function BuildProgress({ taskId, onCreateProxy }: { taskId: string; onCreateProxy?: (built: BuiltTemplateResult) => void }) {
   const task = useTasks((s) => s.tasks[taskId]);
   const act = useTasks((s) => s.act);
   const actionError = useTasks((s) => s.actionErrors[taskId]);
@@ -81,7 +82,7 @@ export function BuildProgress({ taskId, onCreateProxy }: { taskId: string; onCre
           <VerdictReasons verdict={result.verdict} />
           <p>{task.message}</p>
           {onCreateProxy && result.catalogue !== 'not-saved' && (
-            <button type="button" className="primary" onClick={onCreateProxy}>
+            <button type="button" className="primary" onClick={() => onCreateProxy(result)}>
               Create a proxy from it
             </button>
           )}

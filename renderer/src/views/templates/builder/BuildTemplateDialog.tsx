@@ -8,7 +8,9 @@ import { useEffect, useState } from 'react';
 import { Dialog, ErrorNotice } from '../../../components/common';
 import { useProfiles } from '../../../stores/profiles';
 import { useTemplateBuilder } from '../../../stores/template-builder';
-import { openCreateProxy } from '../../create/open-state';
+import { openCreateProxyOn } from '../../create/open-state';
+import { templatesRunKey } from '../../create/templates';
+import { useDoctor } from '../../../stores/doctor';
 import { BuildForm } from './BuildForm';
 import { BuildProgress } from './BuildProgress';
 import { checksumOf, formProblem, initialForm, inputOf, type BuilderForm } from './builder-form';
@@ -22,6 +24,7 @@ export function BuildTemplateDialog({ clusterId, onClose }: { clusterId: string;
   const start = useTemplateBuilder((s) => s.start);
   const taskId = useTemplateBuilder((s) => s.taskId);
   const startError = useTemplateBuilder((s) => s.startError);
+  const runDoctor = useDoctor((s) => s.run);
   const [form, setForm] = useState<BuilderForm | undefined>(profile ? initialForm(profile) : undefined);
   const [starting, setStarting] = useState(false);
 
@@ -73,9 +76,11 @@ export function BuildTemplateDialog({ clusterId, onClose }: { clusterId: string;
       {taskId ? (
         <BuildProgress
           taskId={taskId}
-          onCreateProxy={() => {
+          onCreateProxy={(built) => {
             onClose();
-            openCreateProxy();
+            // The verdicts the form offers templates by must include the one just built.
+            void runDoctor(templatesRunKey(clusterId), { profileId: clusterId });
+            openCreateProxyOn({ clusterId, template: built.catalogueKey });
           }}
         />
       ) : (
