@@ -10,6 +10,8 @@ export interface NoticeAbout {
   taskId: string;
   /** ok: a proxy is usable; warn: it runs but has no address; bad: a create failed. */
   tone: 'ok' | 'warn' | 'bad';
+  /** The alert a notice announces: the window drops the notice once the alert is acknowledged or resolved. */
+  alertId?: number;
 }
 
 export interface Notifier {
@@ -28,7 +30,14 @@ export interface Notice extends NoticeAbout {
 /** Browser mode: every notification becomes a `tasks.notice` event for the window's toasts; no taskbar to show progress on. */
 export function eventNotifier(publish: (notice: Notice) => void): Notifier {
   return {
-    notify: (title, body, about) => publish({ taskId: about?.taskId ?? '', tone: about?.tone ?? 'ok', title, body }),
+    notify: (title, body, about) =>
+      publish({
+        taskId: about?.taskId ?? '',
+        tone: about?.tone ?? 'ok',
+        title,
+        body,
+        ...(about?.alertId !== undefined ? { alertId: about.alertId } : {}),
+      }),
     progress: () => undefined,
   };
 }

@@ -4,7 +4,6 @@ import { LeaveGuard } from './components/LeaveGuard';
 import { Nav } from './components/Nav';
 import { SecretBanner } from './components/SecretBanner';
 import { MAIN_CONTENT_ID, ShortcutHelp, SkipLink } from './components/Shortcuts';
-import { Toasts } from './components/Toasts';
 import { StatusBar } from './components/StatusBar';
 import { CommandPalette } from './components/search/CommandPalette';
 import { useUi, resolveTheme, views } from './stores/ui';
@@ -59,7 +58,6 @@ export function App() {
       <StatusBar />
       <ShortcutHelp />
       <CommandPalette />
-      <Toasts />
       <TemplateBuilderHost />
       <LeaveGuard />
     </div>

@@ -51,6 +51,50 @@ export const AlertRuleView = z
   .strict();
 export type AlertRuleView = z.infer<typeof AlertRuleView>;
 
+const minutes = z
+  .number({ error: 'Minutes must be a number.' })
+  .int('Minutes must be a whole number.')
+  .min(0, 'Minutes must be at least 0.')
+  .max(10_080, 'At most 10080 minutes (a week).');
+
+/** One alert target of one cluster ('vm:105', 'node:pve1'), with its words for the lists. */
+const tunedTarget = { clusterId: boundedText(128), target: boundedText(128), label: boundedText(200) };
+
+/** A target kept quiet: nothing new is raised for it (or told) until `until`; absent: muted until unmuted. */
+export const AlertSnooze = z
+  .object({ ...tunedTarget, until: z.iso.datetime({ offset: true, error: 'A snooze ends at an ISO time.' }).optional() })
+  .strict();
+export type AlertSnooze = z.infer<typeof AlertSnooze>;
+
+/** One target's own settings, over its rules' (issue 23's per-proxy overrides). */
+export const AlertOverride = z
+  .object({
+    ...tunedTarget,
+    /** Rules switched off for this target only. */
+    disabled: z.array(AlertRuleId).max(6).optional(),
+    /** Raise only once the condition has held this long, in place of the rule's hold-down. */
+    holdDownMinutes: minutes.optional(),
+  })
+  .strict();
+export type AlertOverride = z.infer<typeof AlertOverride>;
+
+/** How alerts are tuned (alert-tuning.json in the data folder): hold-down per rule, overrides and snoozes per target. */
+export const AlertTuning = z
+  .object({
+    /** Raise a rule's alert only once its condition has held this many minutes (absent or 0: as soon as the rule says). */
+    holdDownMinutes: z.partialRecord(AlertRuleId, minutes),
+    overrides: z.array(AlertOverride).max(500),
+    snoozes: z.array(AlertSnooze).max(500),
+  })
+  .strict();
+export type AlertTuning = z.infer<typeof AlertTuning>;
+
+/** The last post to a webhook target: a failure is said in words (what happened, what to do), the time it happened. */
+export const WebhookDelivery = z
+  .object({ targetId: z.string(), ok: z.boolean(), at: z.string(), message: z.string(), hint: z.string().optional() })
+  .strict();
+export type WebhookDelivery = z.infer<typeof WebhookDelivery>;
+
 export const WebhookFormat = z.enum(['ntfy', 'gotify', 'generic']);
 export type WebhookFormat = z.infer<typeof WebhookFormat>;
 
@@ -118,6 +162,8 @@ export const WebhookTarget = z
     secretStorage: WebhookSecretStorage.optional(),
     /** The token was kept for a session only and the app restarted: enter it again; alerts skip this target until then. */
     secretNeeded: z.boolean().optional(),
+    /** The last alert posted to it in this run (a test post not counted): whether it arrived, and if not why. */
+    lastDelivery: WebhookDelivery.optional(),
   })
   .strict();
 export type WebhookTarget = z.infer<typeof WebhookTarget>;
@@ -176,6 +222,23 @@ export const alertsChannels = defineChannels({
   'alerts.removeTarget': { input: targetId, output: z.object({ removed: z.boolean() }).strict() },
   /** Posts a test message to the target now and says what the server answered. */
   'alerts.testTarget': { input: targetId, output: z.object({ message: z.string() }).strict() },
+  /** The hold-downs, overrides and snoozes in force (snoozes that ended are left out). */
+  'alerts.tuning': { input: noInput, output: AlertTuning },
+  /** Saves the hold-downs and the overrides (snoozes keep theirs); answers the tuning now in force. */
+  'alerts.setTuning': {
+    input: z.object({ holdDownMinutes: AlertTuning.shape.holdDownMinutes, overrides: AlertTuning.shape.overrides }).strict(),
+    output: AlertTuning,
+  },
+  /**
+   * Keeps one target quiet for `minutes` (absent: muted until unmuted): its open alerts are acknowledged, nothing new is
+   * raised or told for it until then; what still holds at the end is raised then.
+   */
+  'alerts.snooze': {
+    input: z.object({ ...tunedTarget, minutes: minutes.min(1, 'Snooze for at least 1 minute.').optional() }).strict(),
+    output: AlertTuning,
+  },
+  /** Ends a snooze or a mute now. */
+  'alerts.unsnooze': { input: z.object({ clusterId: boundedText(128), target: boundedText(128) }).strict(), output: AlertTuning },
 });
 
 export const alertsEvents = defineEvents({
@@ -183,4 +246,8 @@ export const alertsEvents = defineEvents({
   'alert.resolved': AlertView,
   /** Acknowledged in some window: every window's list and Nav count follow at once. */
   'alert.acknowledged': AlertView,
+  /** A post of an alert to a webhook target arrived, or failed after its retries (shown in Alerts and Settings). */
+  'alert.delivery': WebhookDelivery,
+  /** The tuning changed in some window. */
+  'alert.tuning': AlertTuning,
 });

@@ -354,7 +354,16 @@ export const tasksEvents = defineEvents({
    * Something the user should hear about whatever the task's length (a proxy got its address, a create failed). The
    * desktop shell shows it as a system notification; in browser mode main publishes it here and the window shows a toast.
    */
-  'tasks.notice': z.object({ taskId: z.string(), tone: z.enum(['ok', 'warn', 'bad']), title: z.string(), body: z.string() }).strict(),
+  'tasks.notice': z
+    .object({
+      taskId: z.string(),
+      tone: z.enum(['ok', 'warn', 'bad']),
+      title: z.string(),
+      body: z.string(),
+      /** The alert it announces (the window's notice follows that alert's state). */
+      alertId: z.number().int().optional(),
+    })
+    .strict(),
   /** New lines of a Proxmox task log, followed while the task runs. */
   'tasks.log': z.object({ id: z.string(), upid: z.string(), lines: z.array(TaskLogLine) }).strict(),
 });

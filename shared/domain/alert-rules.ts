@@ -65,6 +65,18 @@ export function alertThresholds(settings: AlertRuleSettings | undefined): AlertT
   };
 }
 
+/** What a rule's alerts are about: its targets' prefix ('vm:105', 'node:pve1', 'storage:pve1/local', 'template:9000'). */
+export type AlertTargetKind = 'vm' | 'node' | 'storage' | 'template';
+
+export const alertTargetKind = (target: string): AlertTargetKind | undefined => {
+  const kind = target.split(':')[0];
+  return kind === 'vm' || kind === 'node' || kind === 'storage' || kind === 'template' ? kind : undefined;
+};
+
+/** The rules that can raise an alert about a target of this kind (what a per-target override offers). */
+export const rulesFor = (target: string): AlertRuleId[] =>
+  alertRuleCatalogue.filter((r) => r.about === alertTargetKind(target)).map((r) => r.id);
+
 /** Each rule in words, with the threshold it has (none: the rule is only on or off). */
 export const alertRuleCatalogue: readonly {
   id: AlertRuleId;
@@ -72,9 +84,11 @@ export const alertRuleCatalogue: readonly {
   explains: string;
   threshold?: AlertThresholdKey;
   unit?: string;
+  about: AlertTargetKind;
 }[] = [
   {
     id: 'proxy-not-running',
+    about: 'vm',
     title: 'Proxy not running',
     explains: 'A proxy this app has seen running is stopped, and no stop, shutdown, reboot or delete of this app explains it.',
     threshold: 'proxyNotRunningSeconds',
@@ -82,6 +96,7 @@ export const alertRuleCatalogue: readonly {
   },
   {
     id: 'egress-failing',
+    about: 'vm',
     title: 'Egress failing',
     explains: 'The egress check through the proxy failed this many times in a row.',
     threshold: 'egressFailingChecks',
@@ -89,11 +104,13 @@ export const alertRuleCatalogue: readonly {
   },
   {
     id: 'egress-address-changed',
+    about: 'vm',
     title: 'Egress address changed',
     explains: 'A successful check saw another egress address than the previous successful one.',
   },
   {
     id: 'node-unreachable',
+    about: 'node',
     title: 'Node unreachable',
     explains: "A node's API did not answer (unreachable or timed out) for this long.",
     threshold: 'nodeUnreachableSeconds',
@@ -101,6 +118,7 @@ export const alertRuleCatalogue: readonly {
   },
   {
     id: 'seed-storage-low',
+    about: 'storage',
     title: 'Seed storage low',
     explains: 'The storage the seed ISOs go to has less than this share free on a node.',
     threshold: 'seedStorageFreePercent',
@@ -108,8 +126,12 @@ export const alertRuleCatalogue: readonly {
   },
   {
     id: 'template-unsuitable',
+    about: 'template',
     title: 'Template no longer suitable',
     explains:
       "A template of the cluster's catalogue could no longer be cloned: missing, no longer a template, or failing the checks a create makes (the doctor's verdict, read every 10 minutes).",
   },
 ];
+
+/** A rule's title, the words every list, notice and webhook names it by (an unknown id as itself). */
+export const alertRuleTitle = (rule: string): string => alertRuleCatalogue.find((r) => r.id === rule)?.title ?? rule;

@@ -5,9 +5,13 @@
  * queue, so a raise is posted before its resolve and a slow server delays
  * only itself; nothing here ever blocks or throws into the engine. A target
  * whose session-only token is gone (the app restarted) is skipped, with
- * that reason in the log; the Settings list says so.
+ * that reason in the log; the Settings list says so. Each post's outcome
+ * (arrived, or failed after its retries, in words) goes to `onOutcome`, so a
+ * webhook that stopped delivering is shown, not only logged.
  */
 import type { Dispatcher } from 'undici';
+import type { WebhookDelivery } from '../../../shared/channels/alerts';
+import { AppError } from '../../errors/app-error';
 import type { Logger } from '../../log/logger';
 import type { Notifier } from '../../ports/notifier';
 import type { AlertEvent } from './engine';
@@ -23,6 +27,8 @@ export interface AlertDeliveryOptions {
   logger: Logger;
   now?: () => number;
   policy?: SendPolicy;
+  /** Each alert post's outcome (test posts answer their caller instead). */
+  onOutcome?: (delivery: WebhookDelivery) => void;
 }
 
 export interface AlertDelivery {
@@ -41,6 +47,14 @@ export function createAlertDelivery(options: AlertDeliveryOptions): AlertDeliver
   const policy = options.policy ?? defaultSendPolicy;
   const queues = new Map<string, Promise<void>>();
   const closing = new AbortController();
+  const outcome = (delivery: WebhookDelivery) => {
+    if (closing.signal.aborted) return; // quitting: a post cut short is no failure to show
+    try {
+      options.onOutcome?.(delivery);
+    } catch (err) {
+      log.warn('alert delivery outcome not recorded', { error: (err as Error).message });
+    }
+  };
 
   async function post(targetId: string, message: WebhookMessage): Promise<SendResult> {
     const { target, secret } = await options.targets.resolve(targetId);
@@ -52,8 +66,20 @@ export function createAlertDelivery(options: AlertDeliveryOptions): AlertDeliver
     const next = previous
       .then(() => post(targetId, message))
       .then(
-        (result) => log.info('alert webhook sent', { target: targetId, status: result.status, attempts: result.attempts }),
-        (err: unknown) => log.warn('alert webhook failed', { target: targetId, error: (err as Error).message }),
+        (result) => {
+          log.info('alert webhook sent', { target: targetId, status: result.status, attempts: result.attempts });
+          outcome({ targetId, ok: true, at: new Date(now()).toISOString(), message: `Delivered: the server answered ${result.status}.` });
+        },
+        (err: unknown) => {
+          log.warn('alert webhook failed', { target: targetId, error: (err as Error).message });
+          outcome({
+            targetId,
+            ok: false,
+            at: new Date(now()).toISOString(),
+            message: (err as Error).message,
+            ...(err instanceof AppError ? { hint: err.hint } : {}),
+          });
+        },
       );
     queues.set(targetId, next);
     void next.finally(() => {
@@ -65,7 +91,12 @@ export function createAlertDelivery(options: AlertDeliveryOptions): AlertDeliver
     deliver(event) {
       const message: WebhookMessage = { event: event.kind, alert: event.alert, clusterName: options.clusterName(event.alert.clusterId) };
       try {
-        options.notifier.notify(titleOf(message), textOf(message), { taskId: '', tone: event.kind === 'raised' ? 'bad' : 'ok' });
+        options.notifier.notify(titleOf(message), textOf(message), {
+          taskId: '',
+          tone: event.kind === 'raised' ? 'bad' : 'ok',
+          // The window's notice follows this alert: acknowledged or resolved, it goes.
+          alertId: event.alert.id,
+        });
       } catch (err) {
         log.warn('alert notification failed', { error: (err as Error).message });
       }

@@ -9,8 +9,13 @@
  * A condition that must hold for a while first (a node unreachable for 60 s)
  * is held as pending with the time it began; `tick` raises it once its time
  * is up, so the alert does not wait for the next input event.
+ *
+ * The user's tuning (tuning.ts) is asked at each look: a rule switched off for
+ * the target resolves it, a hold-down lengthens the wait, and a snoozed or
+ * muted target keeps its condition pending, raised when the snooze ends.
  */
 import type { AlertRecord, AlertRuleId, HistoryStore } from '../history/types';
+import type { TargetTuning, TuningSubject } from './tuning';
 
 export interface AlertEvent {
   kind: 'raised' | 'resolved';
@@ -37,6 +42,8 @@ export interface AlertEngineOptions {
   now: () => number;
   /** Each raise and each resolve, once; the delivery must not throw or block. */
   onEvent: (event: AlertEvent) => void;
+  /** The user's tuning for a rule and target now; absent: none. */
+  tuning?: (subject: TuningSubject) => TargetTuning;
 }
 
 interface Pending extends AlertSubject, ActiveCondition {
@@ -56,6 +63,7 @@ export class AlertEngine {
   /** The condition holds: raise now, or once it has held for `holdMs`. A condition still pending keeps its start. */
   active(subject: AlertSubject, condition: ActiveCondition): void {
     const key = keyOf(subject.rule, subject.clusterId, subject.target);
+    if (this.tuned(subject).off) return this.clear(subject.rule, subject.clusterId, subject.target);
     if (this.open.has(key)) return; // raised already: no second notification until it resolves
     const since = this.pending.get(key)?.since ?? this.options.now();
     this.pending.set(key, { ...subject, ...condition, since });
@@ -72,9 +80,19 @@ export class AlertEngine {
     if (resolved) this.options.onEvent({ kind: 'resolved', alert: resolved });
   }
 
-  /** Raises the pending conditions whose time is up. */
+  /** Raises the pending conditions whose time is up, and resolves open alerts whose rule the tuning switched off. */
   tick(): void {
+    for (const alert of [...this.open.values()]) if (this.tuned(alert).off) this.clear(alert.rule, alert.clusterId, alert.target);
     for (const key of [...this.pending.keys()]) this.raiseIfDue(key);
+  }
+
+  /** The open alerts (all rules and clusters). */
+  openAlerts(): AlertRecord[] {
+    return [...this.open.values()];
+  }
+
+  private tuned(subject: TuningSubject): TargetTuning {
+    return this.options.tuning?.(subject) ?? { off: false, holdMs: 0, quietUntil: undefined };
   }
 
   isOpen(rule: AlertRuleId, clusterId: string, target: string): boolean {
@@ -95,7 +113,10 @@ export class AlertEngine {
     const p = this.pending.get(key);
     if (!p) return;
     const now = this.options.now();
-    if (now - p.since < (p.holdMs ?? 0)) return;
+    const tuned = this.tuned(p);
+    if (tuned.off) return void this.pending.delete(key);
+    if (now - p.since < Math.max(p.holdMs ?? 0, tuned.holdMs)) return;
+    if (tuned.quietUntil !== undefined && tuned.quietUntil > now) return; // snoozed: still pending, raised when it ends
     this.pending.delete(key);
     const { alert, raised } = this.options.store.raiseAlert({
       rule: p.rule,

@@ -38,9 +38,13 @@ export function alertsHandlers(
     'alerts.acknowledge': ({ id }) => service.acknowledge(id),
     'alerts.rules': () => ({ rules: ruleViews(settings()) }),
     'alerts.setRules': ({ rules }) => ({ rules: ruleViews(service.setRules(rules)) }),
-    'alerts.targets': async () => ({ targets: service.targets.list(), secretStorage: await service.targets.secretStorage() }),
+    'alerts.targets': async () => ({ targets: service.targetViews(), secretStorage: await service.targets.secretStorage() }),
     'alerts.saveTarget': (input) => service.targets.save(input),
     'alerts.removeTarget': ({ id }) => ({ removed: service.targets.remove(id) }),
+    'alerts.tuning': () => service.tuning(),
+    'alerts.setTuning': (input) => service.setTuning(input),
+    'alerts.snooze': (input) => service.snooze(input),
+    'alerts.unsnooze': ({ clusterId, target }) => service.unsnooze(clusterId, target),
     'alerts.testTarget': async ({ id }) => {
       const { status, attempts } = await service.delivery.test(id);
       return { message: `Sent: the server answered ${status}${attempts > 1 ? ` (after ${attempts} attempts)` : ''}.` };

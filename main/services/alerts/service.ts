@@ -9,8 +9,12 @@
  * At start the rules are evaluated once over what the inventory and the
  * health service already hold, so an alert left open by the previous run
  * whose condition cleared meanwhile resolves without waiting for a change.
+ *
+ * Long because it is the one place the alerts' parts are joined (engine, rules, delivery, tuning, targets) and each
+ * command that changes alert state (acknowledge, snooze, the tuning) must publish what every window follows; the
+ * rules and the tuning's logic live in their own files.
  */
-import type { AlertView } from '../../../shared/channels/alerts';
+import type { AlertTuning, AlertView, WebhookDelivery, WebhookTarget } from '../../../shared/channels/alerts';
 import type { HealthSnapshot } from '../../../shared/channels/health';
 import type { InventoryDelta, InventorySnapshot, VmRow } from '../../../shared/channels/inventory';
 import type { TaskView } from '../../../shared/channels/tasks';
@@ -31,6 +35,8 @@ import { createWebhookAgent, type SendPolicy } from './webhook-sender';
 import { TemplateRules } from './template-rules';
 import { createTemplateWatch, type TemplateWatch } from './template-watch';
 import { createWebhookTargetStore, type WebhookTargetStore } from './webhook-targets';
+import { liveTuning, tuningFor } from './tuning';
+import { createTuningStore } from './tuning-store';
 import type { SecretVault } from '../secrets/vault';
 
 /** Tasks of this app after which a proxy is expected not to run (until it runs again). */
@@ -69,6 +75,14 @@ export interface AlertService {
   list(): { open: AlertView[]; recent: AlertView[] };
   acknowledge(id: number): AlertView;
   setRules(rules: AlertRuleSettings): AppSettings;
+  /** The hold-downs, overrides and live snoozes (issue 23). */
+  tuning(): AlertTuning;
+  setTuning(next: Pick<AlertTuning, 'holdDownMinutes' | 'overrides'>): AlertTuning;
+  /** Keeps a target quiet for `minutes` (absent: muted), acknowledging its open alerts. */
+  snooze(input: { clusterId: string; target: string; label: string; minutes?: number }): AlertTuning;
+  unsnooze(clusterId: string, target: string): AlertTuning;
+  /** The webhook targets, each with the outcome of its last alert post in this run. */
+  targetViews(): WebhookTarget[];
   readonly targets: WebhookTargetStore;
   readonly delivery: AlertDelivery;
   /** The catalogue templates' verdicts (tests call checkNow). */
@@ -101,7 +115,14 @@ export function createAlertService(options: AlertServiceOptions): AlertService {
   const clusterName = (clusterId: string) => options.directory.list().find((c) => c.id === clusterId)?.name ?? clusterId;
   const agent = createWebhookAgent(options.sendPolicy?.timeoutMs);
   const targets = createWebhookTargetStore({ dataDir: options.dataDir, vault: options.vault, logger: log });
+  const tuningStore = createTuningStore({ dataDir: options.dataDir, logger: log });
+  /** The last alert post per webhook target in this run: a delivery that fails is shown, not only logged. */
+  const lastDelivery = new Map<string, WebhookDelivery>();
   const delivery = createAlertDelivery({
+    onOutcome: (outcome) => {
+      lastDelivery.set(outcome.targetId, outcome);
+      options.bus.publish('alert.delivery', outcome);
+    },
     notifier: options.notifier,
     targets,
     dispatcher: agent,
@@ -113,6 +134,7 @@ export function createAlertService(options: AlertServiceOptions): AlertService {
   const engine = new AlertEngine({
     store: options.history,
     now,
+    tuning: (subject) => tuningFor(tuningStore.get(), subject, now()),
     onEvent: (event) => {
       log.info(`alert ${event.kind}`, { rule: event.alert.rule, cluster: event.alert.clusterId, target: event.alert.target });
       options.bus.publish(event.kind === 'raised' ? 'alert.raised' : 'alert.resolved', viewOf(event.alert));
@@ -193,6 +215,31 @@ export function createAlertService(options: AlertServiceOptions): AlertService {
     applySwitches();
   }
 
+  /** Saves the tuning, tells every window, and applies it at once (an override resolves, an unsnooze raises). */
+  function commitTuning(next: AlertTuning): AlertTuning {
+    tuningStore.save(liveTuning(next, now()));
+    const live = liveTuning(tuningStore.get(), now());
+    options.bus.publish('alert.tuning', live);
+    engine.tick();
+    return live;
+  }
+
+  function acknowledge(id: number): AlertView {
+    const acknowledged = options.history.acknowledgeAlert(id, now());
+    if (!acknowledged) throw new AppError('not-found', 'That alert no longer exists.', 'Refresh the Alerts view.');
+    let view = viewOf(acknowledged);
+    // Acknowledging a changed address accepts it: the alert resolves, and the new address is the one compared with.
+    if (acknowledged.rule === 'egress-address-changed' && acknowledged.resolvedAt === undefined) {
+      const vmid = Number(acknowledged.target.replace(/^vm:/, ''));
+      proxies.accepted(acknowledged.clusterId, vmid);
+      const resolved = options.history.recentAlerts(acknowledged.raisedAt - 1, RECENT_LIMIT).find((a) => a.id === acknowledged.id);
+      if (resolved) view = viewOf({ ...resolved, acknowledgedAt: acknowledged.acknowledgedAt });
+    }
+    // Every window (the other Electron window, a browser-mode page) takes it out of its list's count and its Nav badge.
+    options.bus.publish('alert.acknowledged', view);
+    return view;
+  }
+
   return {
     targets,
     delivery,
@@ -218,26 +265,37 @@ export function createAlertService(options: AlertServiceOptions): AlertService {
       const recent = options.history.recentAlerts(now() - RECENT_MS, RECENT_LIMIT);
       return { open: open.map(viewOf), recent: recent.map(viewOf) };
     },
-    acknowledge(id) {
-      const acknowledged = options.history.acknowledgeAlert(id, now());
-      if (!acknowledged) throw new AppError('not-found', 'That alert no longer exists.', 'Refresh the Alerts view.');
-      let view = viewOf(acknowledged);
-      // Acknowledging a changed address accepts it: the alert resolves, and the new address is the one compared with.
-      if (acknowledged.rule === 'egress-address-changed' && acknowledged.resolvedAt === undefined) {
-        const vmid = Number(acknowledged.target.replace(/^vm:/, ''));
-        proxies.accepted(acknowledged.clusterId, vmid);
-        const resolved = options.history.recentAlerts(acknowledged.raisedAt - 1, RECENT_LIMIT).find((a) => a.id === acknowledged.id);
-        if (resolved) view = viewOf({ ...resolved, acknowledgedAt: acknowledged.acknowledgedAt });
-      }
-      // Every window (the other Electron window, a browser-mode page) takes it out of its list's count and its Nav badge.
-      options.bus.publish('alert.acknowledged', view);
-      return view;
-    },
+    acknowledge,
     setRules(rules) {
       const next = options.updateSettings({ alertRules: rules });
       options.bus.publish('settings.changed', next);
       return next;
     },
+    tuning: () => liveTuning(tuningStore.get(), now()),
+    setTuning: (next) => commitTuning({ ...tuningStore.get(), ...next }),
+    snooze(input) {
+      const until = input.minutes !== undefined ? new Date(now() + input.minutes * 60_000).toISOString() : undefined;
+      const current = tuningStore.get();
+      const others = current.snoozes.filter((s) => !(s.clusterId === input.clusterId && s.target === input.target));
+      const live = commitTuning({
+        ...current,
+        snoozes: [...others, { clusterId: input.clusterId, target: input.target, label: input.label, ...(until ? { until } : {}) }],
+      });
+      // Snoozed means seen: its open alerts leave the count and their notices go.
+      for (const alert of options.history.openAlerts())
+        if (alert.clusterId === input.clusterId && alert.target === input.target && alert.acknowledgedAt === undefined)
+          acknowledge(alert.id);
+      return live;
+    },
+    unsnooze(clusterId, target) {
+      const current = tuningStore.get();
+      return commitTuning({ ...current, snoozes: current.snoozes.filter((s) => !(s.clusterId === clusterId && s.target === target)) });
+    },
+    targetViews: () =>
+      targets.list().map((t) => {
+        const last = lastDelivery.get(t.id);
+        return last ? { ...t, lastDelivery: last } : t;
+      }),
     tick: () => engine.tick(),
     close() {
       // Idempotent: the shell and a test may both dispose the app, and undici refuses to close a pool twice.

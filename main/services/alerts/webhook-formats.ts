@@ -17,7 +17,7 @@
  * not in the body).
  */
 import type { WebhookFormat } from '../../../shared/channels/alerts';
-import { alertRuleCatalogue } from '../../../shared/domain/alert-rules';
+import { alertRuleTitle } from '../../../shared/domain/alert-rules';
 import type { AlertRecord } from '../history/types';
 
 /** What a webhook says: an alert raised or resolved, or the Send test button. */
@@ -58,7 +58,7 @@ const TEST_REASON = 'This is a test from Egress Desk: the webhook works.';
 const TEST_HINT = 'Nothing to do. Alerts will arrive here like this one.';
 
 export function ruleTitle(rule: string): string {
-  return alertRuleCatalogue.find((r) => r.id === rule)?.title ?? rule;
+  return alertRuleTitle(rule);
 }
 
 export function titleOf(message: WebhookMessage): string {

@@ -4,6 +4,7 @@ import { countRunning, useTasks } from '../stores/tasks';
 import { useUi, type ThemeChoice } from '../stores/ui';
 import { useNewProxyShortcut } from '../views/create/open-state';
 import { TASK_PANEL_ID, TaskPanel } from './TaskPanel';
+import { Toasts } from './Toasts';
 
 /**
  * Running and queued tasks, on screen from any view. With none it is plain words that do nothing; while tasks run
@@ -51,6 +52,7 @@ export function StatusBar() {
         {transport ? ` (${transport === 'electron' ? 'desktop' : 'browser mode'})` : ''}
       </span>
       <RunningTasks />
+      <Toasts />
       {info && <span aria-label="Version">v{info.version}</span>}
       {lastStatus && <span aria-label="Main uptime">main up {Math.floor(lastStatus.uptimeSeconds)} s</span>}
       <label className="theme-picker">

@@ -2,12 +2,15 @@
  * Alerts as main last told us: the open ones and those of the last days,
  * loaded once, then kept current by `alert.raised`, `alert.resolved` and
  * `alert.acknowledged` (from any window);
- * acknowledge; and the webhook targets for Settings. The count the Nav shows
- * (open and not acknowledged) is derived here, not decided.
+ * acknowledge; the webhook targets for Settings, each with its last
+ * delivery (`alert.delivery`); and the tuning (hold-downs, overrides,
+ * snoozes: `alert.tuning` from any window), which main decides and keeps.
+ * The count the Nav shows (open and not acknowledged) is derived here, not
+ * decided.
  */
 import { create } from 'zustand';
 import type { DesktopApi } from '../../../shared/api';
-import type { AlertView, SaveWebhookTargetInput, WebhookTarget } from '../../../shared/channels/alerts';
+import type { AlertTuning, AlertView, SaveWebhookTargetInput, WebhookTarget } from '../../../shared/channels/alerts';
 import type { AppErrorValue, Envelope } from '../../../shared/errors';
 import { notAttached } from './not-attached';
 
@@ -27,6 +30,12 @@ export interface AlertsState {
   saveTarget(input: SaveWebhookTargetInput): Promise<Envelope<WebhookTarget>>;
   removeTarget(id: string): Promise<AppErrorValue | undefined>;
   testTarget(id: string): Promise<Envelope<{ message: string }>>;
+  /** Undefined until main answered. */
+  tuning: AlertTuning | undefined;
+  loadTuning(): Promise<void>;
+  setTuning(input: Pick<AlertTuning, 'holdDownMinutes' | 'overrides'>): Promise<AppErrorValue | undefined>;
+  snooze(input: { clusterId: string; target: string; label: string; minutes?: number }): Promise<AppErrorValue | undefined>;
+  unsnooze(clusterId: string, target: string): Promise<AppErrorValue | undefined>;
 }
 
 /** The not-attached answer as the error alone, for the actions that answer only an error. */
@@ -60,18 +69,26 @@ export const useAlerts = create<AlertsState>((set, get) => {
     targets: [],
     secretStorage: undefined,
     api: undefined,
+    tuning: undefined,
 
     attach(api) {
       set({ api });
       const offRaised = api.on['alert.raised'](put);
       const offResolved = api.on['alert.resolved'](put);
       const offAcknowledged = api.on['alert.acknowledged'](put);
+      const offTuning = api.on['alert.tuning']((tuning) => set({ tuning }));
+      const offDelivery = api.on['alert.delivery']((d) =>
+        set((s) => ({ targets: s.targets.map((t) => (t.id === d.targetId ? { ...t, lastDelivery: d } : t)) })),
+      );
       void get().reload();
       void get().loadTargets();
+      void get().loadTuning();
       return () => {
         offRaised();
         offResolved();
         offAcknowledged();
+        offTuning();
+        offDelivery();
         set({ api: undefined });
       };
     },
@@ -125,6 +142,38 @@ export const useAlerts = create<AlertsState>((set, get) => {
       const api = get().api;
       if (!api) return notAttached();
       return api.request['alerts.testTarget']({ id });
+    },
+
+    async loadTuning() {
+      const answer = await get().api?.request['alerts.tuning']({});
+      if (answer?.ok) set({ tuning: answer.value });
+    },
+
+    async setTuning(input) {
+      const api = get().api;
+      if (!api) return offline();
+      const answer = await api.request['alerts.setTuning'](input);
+      if (!answer.ok) return answer.error;
+      set({ tuning: answer.value });
+      return undefined;
+    },
+
+    async snooze(input) {
+      const api = get().api;
+      if (!api) return offline();
+      const answer = await api.request['alerts.snooze'](input);
+      if (!answer.ok) return answer.error;
+      set({ tuning: answer.value });
+      return undefined;
+    },
+
+    async unsnooze(clusterId, target) {
+      const api = get().api;
+      if (!api) return offline();
+      const answer = await api.request['alerts.unsnooze']({ clusterId, target });
+      if (!answer.ok) return answer.error;
+      set({ tuning: answer.value });
+      return undefined;
     },
   };
 });

@@ -38,6 +38,8 @@ export interface Toast {
   tone: 'ok' | 'warn' | 'bad';
   title: string;
   body: string;
+  /** The alert it announces: the notice goes once that alert is acknowledged or resolved. */
+  alertId?: number;
 }
 
 export interface TasksState {
@@ -95,7 +97,8 @@ function mergeLines(old: LogLine[], added: LogLine[]): LogLine[] {
 
 const emptyLog: TaskLog = { lines: [], total: undefined, running: undefined, error: undefined };
 
-const MAX_TOASTS = 4;
+/** The notices wait in the status bar's one place (Toasts.tsx), so more than a few can wait without taking room. */
+const MAX_TOASTS = 20;
 let toastKeys = 0;
 
 export const useTasks = create<TasksState>((set, get) => ({

@@ -89,9 +89,12 @@ describe('the Alerts view and the Nav count', () => {
       .getAllByRole('row')
       .slice(1);
     expect(rows.map((r) => r.textContent)).toEqual([
-      expect.stringMatching(/^openEgress failingproxy proxy-b \(150003\).*failed 2 times in a row: HTTP 502\.Check the VM\.Acknowledge$/),
+      // Issue 23: the hint reads "What to do: …", and every row can snooze or tune its target.
       expect.stringMatching(
-        /^resolvedSeed storage lowseed storage proxy-seeds on pv1-1.*5 % free\.Delete orphaned seed ISOs in Cleanup\.$/,
+        /^openEgress failingproxy proxy-b \(150003\).*failed 2 times in a row: HTTP 502\.What to do: Check the VM\.AcknowledgeSnooze or tune…$/,
+      ),
+      expect.stringMatching(
+        /^resolvedSeed storage lowseed storage proxy-seeds on pv1-1.*5 % free\.What to do: Delete orphaned seed ISOs in Cleanup\.Snooze or tune…$/,
       ),
     ]);
     await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Acknowledge: Egress failing, proxy proxy-b (150003)' })));
