@@ -54,7 +54,7 @@ export function PreflightReport({ pf, clusterId, hasChecksum }: { pf: BuildPrefl
       )}
       {blockers.length > 0 && (
         <div className="builder-blockers">
-          <h4>What stops the build</h4>
+          <h3>What stops the build</h3>
           <ul>
             {blockers.map((b, i) => (
               <li key={`${b.code}-${i}`}>
@@ -67,7 +67,7 @@ export function PreflightReport({ pf, clusterId, hasChecksum }: { pf: BuildPrefl
       )}
       {pf.privileges.length > 0 && (
         <div className="builder-privileges">
-          <h4>Privileges the token lacks</h4>
+          <h3>Privileges the token lacks</h3>
           <ul>
             {pf.privileges.map((g) => (
               <li key={g.path}>
