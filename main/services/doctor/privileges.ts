@@ -47,13 +47,18 @@ export async function checkPrivileges(api: PveApi, tokenId: string, seedStorage:
       data: { checks, commands: [] },
     };
   }
-  const commands = lacking.flatMap(({ role, check }) => [roleCommand(role), grantCommand(check.path, role, tokenId)]);
-  const tokenGrants = lacking.map(({ role, check }) => `\`${tokenGrantCommand(check.path, role, tokenId)}\``).join(' and ');
+  // The user's grant and the token's own: a token made with privilege separation (the user guide's way) holds only
+  // what both grant (pveum.adoc, API Tokens); for one made with --privsep 0 its own ACL changes nothing.
+  const commands = lacking.flatMap(({ role, check }) => [
+    roleCommand(role),
+    grantCommand(check.path, role, tokenId),
+    tokenGrantCommand(check.path, role, tokenId),
+  ]);
   return {
     ...blocked(
       'fail',
       `Missing privileges: ${lacking.map(({ role, check }) => describeMissing(check, role)).join('; ')}.`,
-      `Run these as root on a node: ${commands.map((c) => `\`${c}\``).join(', then ')}. If the token was made with privilege separation (without --privsep 0), also run ${tokenGrants}.`,
+      `Run these as root on a node: ${commands.map((c) => `\`${c}\``).join(', then ')}. The -token lines give a token made with privilege separation (the user guide's way) its own grant; for one made with --privsep 0 they change nothing.`,
     ),
     data: { checks, commands },
   };

@@ -210,7 +210,7 @@ describe('building a template over the API (PVE 9.2)', () => {
 });
 
 describe('refusals', () => {
-  it('an image for another architecture than the node: blocked before any write, naming the node\'s', async () => {
+  it("an image for another architecture than the node: blocked before any write, naming the node's", async () => {
     const e = await env();
     const arm = catalogueImage('debian-13-arm64')!;
     const err = await failure(buildTemplate(ctx(e), request(e, { image: { kind: 'catalogue', id: arm.id }, checksum: undefined })));
@@ -231,11 +231,32 @@ describe('refusals', () => {
       tokenId: 'proxy-operator@pve!operator',
     });
     const codes = (id: string, machine?: string) =>
-      preflightVerdict(req(id), { ...base, pveversion: 'pve-manager/9.2.20/x', ...(machine ? { machine } : {}) }).blockers.map((b) => b.code);
+      preflightVerdict(req(id), { ...base, pveversion: 'pve-manager/9.2.20/x', ...(machine ? { machine } : {}) }).blockers.map(
+        (b) => b.code,
+      );
     expect(codes(arm.id, 'aarch64')).not.toContain('arch');
     expect(codes(debian.id, 'aarch64')).toContain('arch');
     expect(codes(debian.id, 'x86_64')).not.toContain('arch');
     expect(codes(debian.id)).not.toContain('arch');
+  });
+
+  it("a token without the builder's roles: the commands grant each role to the user and to the token itself", () => {
+    const verdict = preflightVerdict(
+      {
+        buildId: 'build-grants',
+        node: 'pv1-1',
+        image: { kind: 'catalogue', id: debian.id },
+        targetStorage: 'local-lvm',
+        bridge: 'vmbr0',
+        tokenId: 'proxy-operator@pve!egress-desk',
+      },
+      { storages: [], resources: [], nextId: 9100, permissions: {}, pveversion: 'pve-manager/9.2.20/x' },
+    );
+    // Privilege separation (the user guide's token) holds only what both grant: a user's grant alone gives it nothing.
+    expect(verdict.grantCommands).toContain('pveum aclmod / -user proxy-operator@pve -role EgressDeskTemplateBuilder');
+    expect(verdict.grantCommands).toContain("pveum aclmod / -token 'proxy-operator@pve!egress-desk' -role EgressDeskTemplateBuilder");
+    const users = verdict.grantCommands.filter((c) => c.includes(' -user '));
+    expect(verdict.grantCommands.filter((c) => c.includes(' -token '))).toHaveLength(users.length);
   });
 
   it('no storage with import content: blocked before any write, with the pvesm command', async () => {

@@ -21,13 +21,16 @@ const run = (token: string) => {
 
 // The guide's commands (spec entry 14), for proxy-operator@pve and the seed storage proxy-seeds.
 const seedPrivs = '"Datastore.Allocate Datastore.AllocateTemplate Datastore.AllocateSpace Datastore.Audit"';
+const seedRoleCommand = `pveum role add ProxyOperatorSeeds -privs ${seedPrivs} || pveum role modify ProxyOperatorSeeds -privs ${seedPrivs}`;
+/** The user guide's lines for the seed role: the role, the user's grant and the token's own (privilege separation). */
 const guideSeedCommands = [
-  `pveum role add ProxyOperatorSeeds -privs ${seedPrivs} || pveum role modify ProxyOperatorSeeds -privs ${seedPrivs}`,
+  seedRoleCommand,
   'pveum aclmod /storage/proxy-seeds -user proxy-operator@pve -role ProxyOperatorSeeds',
+  "pveum aclmod /storage/proxy-seeds -token 'proxy-operator@pve!no-seed-role' -role ProxyOperatorSeeds",
 ];
 
 describe('connect doctor: privileges (spec entry 14)', () => {
-  it('the roles checked are the ones this project\'s user guide grants', () => {
+  it("the roles checked are the ones this project's user guide grants", () => {
     const guide = readFileSync(join(import.meta.dirname, '../../../../docs/user-guide.md'), 'utf8');
     const privs = (role: string) => guide.match(new RegExp(`pveum role add ${role} -privs "([^"]+)"`))?.[1]?.split(' ');
     expect(privs('ProxyOperator')).toEqual([...OPERATOR_ROOT_PRIVILEGES]);
@@ -75,8 +78,10 @@ describe('connect doctor: privileges (spec entry 14)', () => {
     expect(report.privileges.data.commands).toEqual([
       `pveum role add ProxyOperator -privs "${ROOT_ROLE.privileges.join(' ')}" || pveum role modify ProxyOperator -privs "${ROOT_ROLE.privileges.join(' ')}"`,
       'pveum aclmod / -user auditor@pve -role ProxyOperator',
-      guideSeedCommands[0]!,
+      "pveum aclmod / -token 'auditor@pve!readonly' -role ProxyOperator",
+      seedRoleCommand,
       'pveum aclmod /storage/proxy-seeds -user auditor@pve -role ProxyOperatorSeeds',
+      "pveum aclmod /storage/proxy-seeds -token 'auditor@pve!readonly' -role ProxyOperatorSeeds",
     ]);
   });
 
