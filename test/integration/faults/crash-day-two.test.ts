@@ -64,7 +64,12 @@ function requestFor(op: DayTwoOperation, vm: { vmid: number; name: string }): Da
     case 'migrate':
       return { op, input: { clusterId: 'sim', targets: [{ ...vm, cloudInit: USER_DATA }], to: TARGET_NODE, acknowledgeOperatorWarning } };
     case 'reconfigure':
-      return { op, input: { clusterId: 'sim', targets, machineType: 'medium', cloudInit: NEW_USER_DATA, acknowledgeOperatorWarning } };
+      // A machine type sets cores and memory only (issue 23 item 9): the disk grows because a size is given, so the
+      // resize step runs.
+      return {
+        op,
+        input: { clusterId: 'sim', targets, machineType: 'medium', diskGiB: 8, cloudInit: NEW_USER_DATA, acknowledgeOperatorWarning },
+      };
     case 'recreate':
       return {
         op,
