@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DOC_PICTURES, DOC_SCREENSHOTS_ENV, docsDir, resultsDir, screenshotPath } from '../../support/screenshots';
-import { treeChangedMessage, treeChanges, treeState, type TreeState } from '../../support/tree-guard';
+import { forbiddenChanges, treeChangedMessage, treeChanges, treeState, type TreeState } from '../../support/tree-guard';
 
 const gitMissing = (() => {
   try {
@@ -101,5 +101,11 @@ describe('where e2e screenshots go', () => {
     };
     expect(pkg.scripts.screenshots).toContain(`${DOC_SCREENSHOTS_ENV}=1`);
     expect(pkg.scripts.test).not.toContain(DOC_SCREENSHOTS_ENV);
+  });
+
+  it('npm run screenshots may rewrite the docs pictures, and only those; any other run may rewrite none', () => {
+    const changed = ['docs/screenshots/overview-light.png', 'docs/screenshots/stray.png', 'docs/user-guide.md'];
+    expect(forbiddenChanges(changed, { [DOC_SCREENSHOTS_ENV]: '1' })).toEqual(['docs/screenshots/stray.png', 'docs/user-guide.md']);
+    expect(forbiddenChanges(changed, {})).toEqual(changed);
   });
 });
