@@ -12,7 +12,7 @@ import { AppError } from '../../../../main/errors/app-error';
 import { userDataProblem } from '../../../../shared/domain/user-data';
 import { PROXY_RECORDS_FILE } from '../../../../main/services/tasks/records/proxy-records';
 import { proxyVm, SEED_STORAGE } from '../../../../main/simulator';
-import { cloudInit, SENTINEL, startEnv, type Env } from './harness';
+import { cloudInit, madeHere, SENTINEL, startEnv, type Env } from './harness';
 
 let env: Env | undefined;
 afterEach(async () => {
@@ -24,21 +24,8 @@ const USER_DATA = '#cloud-config\nhostname: day-two\n';
 const demo = () => startEnv({ dataset: 'demo', timeScale: 0.001, agentDelayMs: 0 });
 const writesSince = (e: Env, since: number) => e.t.sim.requests.records.slice(since).filter((r) => r.method !== 'GET');
 
-/** A proxy this app made (so not operator-made), running on pv1-1. */
-async function made(e: Env, name: string): Promise<number> {
-  const { taskIds } = await e.manager.createProxies({
-    clusterId: 'sim',
-    node: 'pv1-1',
-    template: 't9001',
-    machineType: 'small',
-    name,
-    count: 1,
-    cloudInit: USER_DATA,
-  });
-  const done = await e.manager.wait(taskIds[0]!);
-  expect(done.state, done.message).toBe('succeeded');
-  return done.vmid!;
-}
+/** A proxy this app made (so not operator-made), running on pv1-1, with USER_DATA. */
+const made = (e: Env, name: string) => madeHere(e, name, USER_DATA);
 
 async function refused(work: Promise<unknown>): Promise<AppError> {
   const e = await work.catch((x: unknown) => x);

@@ -2,6 +2,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { expect } from 'vitest';
 import { createProvider } from '../../../../main/core';
 import type { PveApi } from '../../../../main/core/pve/api';
 import { createLogger } from '../../../../main/log/logger';
@@ -70,4 +71,20 @@ export async function startEnv(sim: SimClusterOptions = {}, extra: Partial<TaskM
     },
   };
   return env;
+}
+
+/** A proxy this app made (so not operator-made) on pv1-1 of the env's cluster, with this user-data; its VMID. */
+export async function madeHere(e: Env, name: string, userData: string): Promise<number> {
+  const { taskIds } = await e.manager.createProxies({
+    clusterId: 'sim',
+    node: 'pv1-1',
+    template: 't9001',
+    machineType: 'small',
+    name,
+    count: 1,
+    cloudInit: userData,
+  });
+  const done = await e.manager.wait(taskIds[0]!);
+  expect(done.state, done.message).toBe('succeeded');
+  return done.vmid!;
 }

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { PROXY_RECORDS_FILE } from '../../../../main/services/tasks/records/proxy-records';
 import { SEED_STORAGE } from '../../../../main/simulator';
-import { startEnv, type Env } from './harness';
+import { madeHere, startEnv, type Env } from './harness';
 
 let env: Env | undefined;
 afterEach(async () => {
@@ -20,20 +20,8 @@ afterEach(async () => {
 const USER_DATA = '#cloud-config\nhostname: kept # SENTINEL-kept-4711\n';
 const demo = () => startEnv({ dataset: 'demo', timeScale: 0.001, agentDelayMs: 0 });
 
-async function made(e: Env, name: string): Promise<number> {
-  const { taskIds } = await e.manager.createProxies({
-    clusterId: 'sim',
-    node: 'pv1-1',
-    template: 't9001',
-    machineType: 'small',
-    name,
-    count: 1,
-    cloudInit: USER_DATA,
-  });
-  const done = await e.manager.wait(taskIds[0]!);
-  expect(done.state, done.message).toBe('succeeded');
-  return done.vmid!;
-}
+/** A proxy this app made (so not operator-made), running on pv1-1, with USER_DATA. */
+const made = (e: Env, name: string) => madeHere(e, name, USER_DATA);
 
 describe('the user-data this app put into a seed', () => {
   it('a migrate moments after the create rebuilds the same seed on the target without asking for it', async () => {
