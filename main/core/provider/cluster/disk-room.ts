@@ -32,6 +32,12 @@ export function diskStorage(diskValue: string | undefined): string | undefined {
   return colon > 0 && !volume.startsWith('/') ? volume.slice(0, colon) : undefined;
 }
 
+/** The storage of a config's boot disk (`local-lvm` of `local-lvm:base-9001-disk-0,size=3G`), if it has one. */
+export function bootDiskStorage(config: VmConfig): string | undefined {
+  const disk = bootDisk(config);
+  return disk ? diskStorage(config[disk]) : undefined;
+}
+
 /**
  * Refuses, before anything is sent, growing `disk` of VM `vmid` to `sizeGiB` when its storage on `node` has less free
  * space than the growth. A disk on a path (no storage) is Proxmox's to judge.
@@ -58,6 +64,7 @@ export async function checkDiskRoom(
  */
 export async function checkNewDiskRoom(
   ctx: CoreContext,
+  /** `storage`: where the clone's disks go (the profile's disk storage, else the template's own). */
   create: { name: string; nodes: readonly string[]; storage: string | undefined; templateVmid: number },
   templateConfig: VmConfig,
   sizeGiB: number | undefined,
@@ -65,7 +72,7 @@ export async function checkNewDiskRoom(
 ): Promise<void> {
   const disk = bootDisk(templateConfig);
   const today = disk ? diskBytes(templateConfig[disk]) : undefined;
-  const storage = create.storage ?? (disk ? diskStorage(templateConfig[disk]) : undefined);
+  const { storage } = create;
   if (!sizeGiB || !storage || today === undefined || sizeGiB * GIB <= today) return;
   const what = `the new proxy ${create.name}'s disk (a copy of template ${create.templateVmid}'s ${gib(today)})`;
   // Counted from nothing: every byte of the new disk is new on that storage.

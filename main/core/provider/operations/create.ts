@@ -15,7 +15,7 @@
  */
 import type { CallOptions, ClusterResource, CoreContext, VmConfig } from '../calls/context';
 import { isConfigMissing } from '../../pve/errors';
-import { bootDisk, configOption, diskKeyPattern } from '../rules/boot-disk';
+import { configOption, diskKeyPattern } from '../rules/boot-disk';
 import { toProviderError } from '../rules/classify';
 import { permanent } from '../rules/errors';
 import { formatProviderId } from '../rules/ids';
@@ -32,7 +32,7 @@ import { runTaskStep } from '../calls/task-step';
 import { checkTemplate } from '../cluster/template';
 import { rewritesNet0 } from '../rules/vm-params';
 import { writtenMarksOf } from '../cluster/written-marks';
-import { checkNewDiskRoom } from '../cluster/disk-room';
+import { bootDiskStorage, checkNewDiskRoom } from '../cluster/disk-room';
 
 export async function create(core: CoreContext, request: CreateRequest, options: CallOptions = {}): Promise<string> {
   const { signal } = options;
@@ -109,7 +109,7 @@ async function cloneFresh(
   // The template is checked only when a clone may be needed: an existing VM no longer depends on it.
   const { source, config: templateConfig } = await checkTemplate(ctx, resources, request.placement.image, placement, signal);
   // Where the copy lands: the profile's disk storage, else the template's own (Proxmox keeps each disk's storage).
-  const cloneStorage = ctx.profile.storage ?? diskStorage(templateConfig);
+  const cloneStorage = ctx.profile.storage ?? bootDiskStorage(templateConfig);
   const way = await landingOf(ctx, source, templateConfig, placement, request, signal);
   const cloneNode = way === 'migrate' ? nodeOf(source) : placement.node;
   const grownTo = placement.machineType.diskGiB;
@@ -320,7 +320,7 @@ async function moveTo(ctx: CoreContext, vm: OwnedVm, node: string, report: Progr
   const { vmid } = vm;
   // The move reads the disk on the VM's node and writes it to the same storage on `node`: a copy slot of the
   // target's storage, held with the source's (the gate takes both, in one order), for the migrate task alone.
-  const storage = diskStorage(vm.config);
+  const storage = bootDiskStorage(vm.config);
   const take = () => ctx.cloneGate?.({ node, storage, from: storage ? { node: vm.node, storage } : undefined }, signal);
   await runTaskStep(ctx, report, {
     step: 'migrate',
@@ -335,12 +335,4 @@ async function moveTo(ctx: CoreContext, vm: OwnedVm, node: string, report: Progr
   report('migrate', 'done', { node, vmid });
   ctx.log.info('proxmox vm migrated', { vmid, from: vm.node, to: node });
   return { node, vmid, config };
-}
-
-/** The storage of a config's boot disk (`local-lvm` of `local-lvm:base-9001-disk-0,size=3G`), if it has one. */
-export function diskStorage(config: VmConfig): string | undefined {
-  const key = bootDisk(config);
-  const volid = key ? (config[key] ?? '').split(',')[0] : undefined;
-  const colon = volid?.indexOf(':') ?? -1;
-  return volid && colon > 0 ? volid.slice(0, colon) : undefined;
 }
