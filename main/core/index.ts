@@ -103,7 +103,7 @@ export { driveRefs, notTheOne, readConfigs, seedHolds, vmReasonToKeep, vmsToRead
 export { ownEntry } from './provider/cluster/placement';
 export { operationsBlockedBy, OPERATOR_ROOT_PRIVILEGES, SEED_STORAGE_PRIVILEGES } from './provider/rules/privileges';
 export { hasUserInfo } from './provider/rules/profile';
-export { grantCommand, roleCommand, tokenGrantCommand } from './provider/rules/pveum';
+export { grantCommands, roleCommand } from './provider/rules/pveum';
 export { isSharedStorage } from './provider/cluster/seed-source';
 export { splitTags } from './provider/rules/tags';
 export { isBudgetExhausted, taskWatcherFor } from './provider/calls/task-watcher';

@@ -21,7 +21,7 @@ import {
   type ChecksumAlgorithm,
   type ImageArch,
 } from '../../../shared/domain/image-catalogue';
-import { grantCommand, roleCommand, tokenGrantCommand } from '../provider/rules/pveum';
+import { grantCommands, roleCommand } from '../provider/rules/pveum';
 import { buildPathFor, parsePveRelease, type BuildPath } from './capabilities';
 import { builderNeeds, DOWNLOAD_ROOT_ALTERNATIVE, type BuilderNeed } from './privileges';
 import { buildIdOf, shellCommands } from './recipe';
@@ -198,8 +198,7 @@ function grantFor(needs: BuilderNeed[], gaps: PrivilegeGap[], tokenId: string): 
     if (seen.has(key)) continue;
     seen.add(key);
     if (!out.includes(roleCommand(need.role))) out.push(roleCommand(need.role));
-    // The token's own grant too: one made with privilege separation holds only what both grant.
-    out.push(grantCommand(need.grantPath, need.role, tokenId), tokenGrantCommand(need.grantPath, need.role, tokenId));
+    out.push(...grantCommands(need.grantPath, need.role, tokenId));
   }
   return out;
 }

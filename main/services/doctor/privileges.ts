@@ -3,7 +3,7 @@
  * storage, compared with the two roles of spec entry 14. Each missing
  * privilege is named with the commands that grant it.
  */
-import { grantCommand, isApiError, operationsBlockedBy, type PveApi, roleCommand, tokenGrantCommand } from '../../core';
+import { grantCommands, isApiError, operationsBlockedBy, type PveApi, roleCommand } from '../../core';
 import type { PrivilegeCheck, PrivilegesSection } from '../../../shared/channels/doctor';
 import { ROOT_ROLE, SEED_ROLE, type RequiredRole } from './roles';
 import { blocked, errorText, passed } from './section';
@@ -47,13 +47,7 @@ export async function checkPrivileges(api: PveApi, tokenId: string, seedStorage:
       data: { checks, commands: [] },
     };
   }
-  // The user's grant and the token's own: a token made with privilege separation (the user guide's way) holds only
-  // what both grant (pveum.adoc, API Tokens); for one made with --privsep 0 its own ACL changes nothing.
-  const commands = lacking.flatMap(({ role, check }) => [
-    roleCommand(role),
-    grantCommand(check.path, role, tokenId),
-    tokenGrantCommand(check.path, role, tokenId),
-  ]);
+  const commands = lacking.flatMap(({ role, check }) => [roleCommand(role), ...grantCommands(check.path, role, tokenId)]);
   return {
     ...blocked(
       'fail',

@@ -31,3 +31,12 @@ export function grantCommand(path: string, role: PveumRole, tokenId: string): st
 export function tokenGrantCommand(path: string, role: PveumRole, tokenId: string): string {
   return `pveum aclmod ${path} -token '${tokenId}' -role ${role.role}`;
 }
+
+/**
+ * The grants of one role on one path: to the token's user and to the token itself. A token made with privilege
+ * separation (the user guide's way) holds only what both grant (pveum.adoc, API Tokens); for one made with
+ * --privsep 0 its own line changes nothing.
+ */
+export function grantCommands(path: string, role: PveumRole, tokenId: string): string[] {
+  return [grantCommand(path, role, tokenId), tokenGrantCommand(path, role, tokenId)];
+}
