@@ -66,6 +66,25 @@ describe('Proxies grid: keyboard and columns', () => {
     expect(screen.getByRole('complementary', { name: 'Details of proxy-101' })).toBeTruthy();
   });
 
+  it('closing the details gives focus back to their row in the next frame, unless something opened since has it', async () => {
+    act(() => useInventory.getState().applySnapshot(snapshot([vm(101), vm(102)])));
+    render(<ProxiesView />);
+    const nextFrame = () => act(() => new Promise<void>((done) => requestAnimationFrame(() => done())));
+    act(() => dataRows()[1]!.focus());
+    fireEvent.keyDown(document.activeElement!, { key: 'Enter' });
+    fireEvent.keyDown(screen.getByRole('complementary', { name: 'Details of proxy-102' }), { key: 'Escape' });
+    await nextFrame();
+    expect(focusedName()).toBe('proxy-102');
+    // Escape, then at once a field of the user's (the search, opened by Ctrl+K): the frame after must not take it back.
+    fireEvent.keyDown(document.activeElement!, { key: 'Enter' });
+    fireEvent.keyDown(screen.getByRole('complementary', { name: 'Details of proxy-102' }), { key: 'Escape' });
+    const field = document.body.appendChild(document.createElement('input'));
+    act(() => field.focus());
+    await nextFrame();
+    expect(document.activeElement).toBe(field);
+    field.remove();
+  });
+
   it('Delete from a row checkbox asks, naming the VMs, with the confirm button focused (Enter confirms)', () => {
     act(() => useInventory.getState().applySnapshot(snapshot([vm(101), vm(102), vm(103)])));
     render(<ProxiesView />);

@@ -27,3 +27,13 @@ export function trackDialog(): () => void {
     openDialogs--;
   };
 }
+
+/**
+ * Gives focus back to el only if focus went nowhere meanwhile (the body): a
+ * later frame must not take it from a dialog or field the user opened since
+ * (Escape on the drawer, then Ctrl+K at once, typed into the grid).
+ */
+export function focusIfLost(el: HTMLElement | null | undefined): void {
+  const now = document.activeElement;
+  if (el && (now === null || now === document.body)) el.focus({ preventScroll: true });
+}

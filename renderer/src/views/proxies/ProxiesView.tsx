@@ -11,7 +11,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { EmptyState } from '../../components/common/EmptyState';
 import { ErrorNotice } from '../../components/common/ErrorNotice';
-import { isDialogOpen } from '../../components/common/focusable';
+import { focusIfLost, isDialogOpen } from '../../components/common/focusable';
 import { SearchInput } from '../../components/common/SearchInput';
 import { Toolbar } from '../../components/common/Toolbar';
 import { useNow } from '../../format/clock';
@@ -153,11 +153,12 @@ export function ProxiesView() {
     [],
   );
   const open = useCallback((r: ProxyRow) => setOpenKey(r.key), []);
-  // Closing the drawer gives focus back to its row, so the keyboard carries on where it was.
+  // Closing the drawer gives focus back to its row, so the keyboard carries on where it was
+  // (unless something the user opened in that frame, the search say, has it already).
   const layoutRef = useRef<HTMLDivElement>(null);
   const closeDrawer = useCallback(() => {
     setOpenKey(undefined);
-    if (openKey) requestAnimationFrame(() => rowElement(layoutRef.current, openKey)?.focus({ preventScroll: true }));
+    if (openKey) requestAnimationFrame(() => focusIfLost(rowElement(layoutRef.current, openKey)));
   }, [openKey]);
   const sortBy = (column: SortColumn) => setOrder((o) => ({ column, descending: o.column === column ? !o.descending : false }));
 
