@@ -37,11 +37,19 @@ describe('the look schedule', () => {
     expect(late).toEqual([6000, 7000, 8000]);
   });
 
-  it('with history looks first at about 88 % of the expected time, then at it, then a spread apart', () => {
-    const exp = { expectedMs: 3000, spreadMs: 60, samples: 3 };
+  it('with one run learned looks first at about 88 % of the expected time, then at it, then a spread apart', () => {
+    const exp = { expectedMs: 3000, spreadMs: 60, samples: 1 };
     expect(first(4, exp)).toEqual([2640, 3000, 3060, 3120]);
     expect(nextLook(0, exp, schedule)).toBe(2640);
     expect(Math.round(nextLook(2640, exp, schedule))).toBe(3000);
+  });
+
+  it('settled (two runs or more, spread within the early look’s 12 %) looks first at the expected end', () => {
+    expect(first(3, { expectedMs: 3000, spreadMs: 60, samples: 3 })).toEqual([3000, 3060, 3120]);
+    expect(first(2, { expectedMs: 3000, spreadMs: 360, samples: 2 })).toEqual([3000, 3360]);
+    // Wider than the margin, or one run only: the early look stays.
+    expect(first(2, { expectedMs: 3000, spreadMs: 400, samples: 5 })).toEqual([2600, 3000]);
+    expect(first(2, { expectedMs: 1000, spreadMs: 50, samples: 1 })).toEqual([880, 1000]);
   });
 
   it('starts at the early edge of what history allows when the spread is wide', () => {
@@ -49,17 +57,23 @@ describe('the look schedule', () => {
   });
 
   it('backs off after the expected end with doubling gaps, capped', () => {
-    const looks = first(12, { expectedMs: 3000, spreadMs: 50, samples: 3 });
-    const gaps = looks.slice(1).map((t, i) => t - looks[i]!);
-    expect(gaps.slice(2, 6)).toEqual([60, 120, 240, 480]);
-    expect(Math.max(...gaps)).toBeLessThanOrEqual(1000);
+    for (const samples of [1, 3]) {
+      const looks = first(12, { expectedMs: 3000, spreadMs: 50, samples });
+      const fromEnd = looks.slice(looks.indexOf(3000));
+      const gaps = fromEnd.slice(1).map((t, i) => t - fromEnd[i]!);
+      expect(gaps.slice(0, 5)).toEqual([60, 60, 120, 240, 480]);
+      expect(Math.max(...gaps)).toBeLessThanOrEqual(1000);
+    }
   });
 
-  it('sees a task that ends as expected in two or three looks, a few dozen ms late', () => {
-    const exp = { expectedMs: 3000, spreadMs: 60, samples: 3 };
-    expect(looksUntil(2990, exp)).toEqual({ looks: 2, lateMs: 10 });
-    expect(looksUntil(3050, exp).looks).toBe(3);
-    expect(looksUntil(3050, exp).lateMs).toBeLessThanOrEqual(60);
+  it('sees a task that ends as expected in one look once settled, two or three before, a few dozen ms late', () => {
+    const settledExp = { expectedMs: 3000, spreadMs: 60, samples: 3 };
+    expect(looksUntil(2990, settledExp)).toEqual({ looks: 1, lateMs: 10 });
+    expect(looksUntil(3050, settledExp)).toEqual({ looks: 2, lateMs: 10 });
+    const once = { expectedMs: 3000, spreadMs: 60, samples: 1 };
+    expect(looksUntil(2990, once)).toEqual({ looks: 2, lateMs: 10 });
+    expect(looksUntil(3050, once).looks).toBe(3);
+    expect(looksUntil(3050, once).lateMs).toBeLessThanOrEqual(60);
     // Without history the same task costs seven looks.
     expect(looksUntil(3050).looks).toBe(7);
   });

@@ -12,7 +12,8 @@
  *
  * The schedule (`nextLook`) turns an expectation into look times: with
  * history, the first look at about 88 % of the expected time (or at the
- * early edge of what history allows), then at the expected end, then a
+ * early edge of what history allows; none once the model is settled, see
+ * `settled`), then at the expected end, then a
  * spread apart, then backing off with doubling gaps capped by `maxGapMs`
  * (or 5 % of the expected time for long tasks). Without history, a
  * conservative fixed cadence: `coldGapMs` while the task is young, then
@@ -119,6 +120,11 @@ export function nextLook(elapsedMs: number, expectation: Expectation | undefined
   return Number.POSITIVE_INFINITY;
 }
 
+/** Learned from at least two runs, within the early look's margin: the look at the expected end comes first. */
+export function settled(expectation: Expectation, spreadMs: number, expectedMs: number): boolean {
+  return expectation.samples >= 2 && spreadMs <= 0.12 * expectedMs;
+}
+
 /** The planned look times in order (an endless generator). */
 export function* lookTimes(expectation: Expectation | undefined, s: LookSchedule): Generator<number> {
   const minGap = Math.max(1, s.minGapMs);
@@ -133,7 +139,10 @@ export function* lookTimes(expectation: Expectation | undefined, s: LookSchedule
   const e = Math.max(minGap, expectation.expectedMs);
   const spread = Math.max(minGap, 0.02 * e, expectation.spreadMs);
   const cap = Math.max(s.maxGapMs, Math.min(5 * s.maxGapMs, 0.05 * e), spread);
-  const first = Math.max(minGap, Math.min(0.88 * e, e - spread));
+  // A model that has seen the task twice and is sure to within the early look's own margin (12 %) skips that look:
+  // it would find the task running nearly every time (bench-core: the learned creates' wasted reads). A task that
+  // got faster is then seen at its expected end, and its whole-second node times widen the model until it probes again.
+  const first = settled(expectation, spread, e) ? e : Math.max(minGap, Math.min(0.88 * e, e - spread));
   yield first;
   let t = first;
   if (e - first >= minGap) yield (t = e);
