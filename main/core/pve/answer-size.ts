@@ -46,7 +46,7 @@ export const ANSWER_BOUNDS: Readonly<Record<string, AnswerBound>> = {
   },
   '/nodes/{node}/tasks': {
     bytes: 8 * MiB,
-    why: 'the watcher asks for at most 500 entries (task-watcher.ts LISTING_LIMIT) at ~300 bytes each: 150 KB',
+    why: 'the watcher asks for at most 500 entries (node-loop.ts LISTING_LIMIT) at ~300 bytes each: 150 KB',
   },
   '/nodes/{node}/rrddata': {
     bytes: 8 * MiB,

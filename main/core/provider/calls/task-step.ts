@@ -15,6 +15,7 @@
 import { TaskFailedError } from '../../pve/errors';
 import { cancelled } from './poll';
 import type { ProgressEvent, StepContext, StepReporter } from './progress';
+import type { Companion } from './task-watcher';
 import { waitTask, type TaskContext } from './tasks';
 
 export type { TaskContext } from './tasks';
@@ -41,6 +42,10 @@ export interface TaskStep<Step extends string> {
   /** More fields for `done` (the build's `note`), or false when the caller reports it. */
   done?: Omit<StepContext, 'upid'> | false;
   slot?: CopySlot;
+  /** Given the task's UPID once its POST answered, for a wait that goes beside it (`beside`). */
+  companion?: Companion;
+  /** The task whose end this one's is needed with: looked at with its looks while it runs (task-watcher.ts Companion). */
+  beside?: Companion;
   /** A refused submit that means the work is done already: delete's stop or destroy of a VM that is gone. */
   doneAlready?: (e: unknown) => boolean;
   /** A failed task whose work is done anyway: create's start, when an earlier attempt's start won and the VM runs. */
@@ -67,8 +72,9 @@ export async function runTaskStep<Step extends string>(
     }
     if (upid === null) return 'no task';
     phase('task', { upid });
+    if (s.companion) s.companion.upid = upid;
     try {
-      await waitTask(ctx, upid, s.budgetMs, s.signal);
+      await waitTask(ctx, upid, s.budgetMs, s.signal, s.beside);
       return 'ok';
     } catch (e) {
       if (e instanceof TaskFailedError && s.doneAnyway && (await s.doneAnyway(e))) return 'done anyway';

@@ -33,44 +33,29 @@
  * 1.08×, so the cap stays where a single create meets its goal. An API without
  * the listing (the unit tests' fakes) is watched with one status call per due waiter.
  *
- * Long because one node's loop (NodeLoop) keeps its waiters, timer, bucket and seed as one state each cycle changes.
+ * One node's loop, its waiters, timer, bucket and seed, is node-loop.ts.
  */
-import { ApiError } from '../../pve/errors';
-import type { PveApi } from '../../pve/api';
-import type { TaskListEntry } from '../../pve/schemas';
 import { parseUpid } from '../../pve/upid';
+import type { PveApi } from '../../pve/api';
 import type { Logger } from '../../../log/logger';
 import type { Budgets } from '../rules/budgets';
-import { transient } from '../rules/errors';
 import { cancelled } from './poll';
-import {
-  archivedObservation,
-  DurationModel,
-  durationKey,
-  nextLook,
-  observation,
-  type Expectation,
-  type LookSchedule,
-} from './task-durations';
+import { LISTING_GAP_POLLS, NodeLoop, type Companion, type Waiter, type WatcherStats } from './node-loop';
+import { DurationModel, durationKey, type LookSchedule } from './task-durations';
+
+export { isBudgetExhausted, type Companion } from './node-loop';
 
 export type WatchSchedule = Pick<Budgets, 'youngPollMs' | 'youngForMs' | 'oldPollMs'>;
 
 export interface WatchOptions {
   budgetMs: number;
+  /** Looked at only with the companion's looks while the companion is waited on (see Companion). */
+  beside?: Companion | undefined;
   /** Named in the error when the budget runs out or the wait is cancelled. */
   what: string;
   signal?: AbortSignal | undefined;
   schedule: WatchSchedule;
 }
-
-/** How many entries one listing may bring back; a task cut off by it is asked about by its own status call. */
-export const LISTING_LIMIT = 500;
-/** How many clones of the archive seed the model (per node, once). */
-export const SEED_LIMIT = 50;
-/** Listings a node may get back to back (the bucket's size). */
-const BUCKET_SIZE = 3;
-/** One listing per this many `youngPollMs` (250 ms at the defaults; 4 gives one a second, see above). */
-export const LISTING_GAP_POLLS = 1;
 
 /** What a schedule in budget terms means for looks: the old young/old polls become the no-history cadence. */
 export function lookScheduleOf(s: WatchSchedule): LookSchedule {
@@ -82,300 +67,11 @@ export function lookScheduleOf(s: WatchSchedule): LookSchedule {
   };
 }
 
-interface Waiter {
-  upid: string;
-  key: string;
-  starttime: number;
-  user: string;
-  registeredAt: number;
-  deadline: number;
-  look: LookSchedule;
-  refillMs: number;
-  expectation: Expectation | undefined;
-  /** Absolute ms of the next look; Infinity until the plan is known (the seed is still out). */
-  nextDue: number;
-  /** Elapsed ms at the last look that saw it running. */
-  lastRunning: number;
-  /** A listing just saw it running shortly before an early look it had planned: that look is skipped (see below). */
-  sawEarly: boolean;
-  what: string;
-  signal: AbortSignal | undefined;
-  settle: (result: { exitstatus: string } | { error: unknown }) => void;
-}
-
-export interface WatcherStats {
-  listings: number;
-  statusCalls: number;
-  seeds: number;
-}
-
-class NodeLoop {
-  readonly waiters = new Set<Waiter>();
-  private timer: ReturnType<typeof setTimeout> | undefined;
-  private timerAt = Number.POSITIVE_INFINITY;
-  private busy = false;
-  private controller: AbortController | undefined;
-  private tokens = BUCKET_SIZE;
-  private refilledAt = 0;
-  private seed: Promise<void> | undefined;
-  private listingUnavailable: boolean;
-  readonly stats: WatcherStats = { listings: 0, statusCalls: 0, seeds: 0 };
-
-  constructor(
-    private readonly api: PveApi,
-    private readonly node: string,
-    private readonly model: DurationModel,
-    private readonly now: () => number,
-    private readonly log: Logger | undefined,
-  ) {
-    this.listingUnavailable = typeof api.nodeTasks !== 'function';
-  }
-
-  add(w: Waiter): void {
-    this.waiters.add(w);
-    if (!this.listingUnavailable && w.key.includes('/qmclone/') && !this.seed) this.seed = this.seedModel();
-    const plan = () => {
-      if (!this.waiters.has(w)) return;
-      w.expectation = this.model.expect(w.key);
-      w.nextDue = Math.min(w.deadline, w.registeredAt + nextLook(0, w.expectation, w.look));
-      this.reschedule();
-    };
-    if (this.seed) void this.seed.then(plan);
-    else plan();
-  }
-
-  remove(w: Waiter): void {
-    this.waiters.delete(w);
-    if (this.waiters.size === 0) {
-      this.controller?.abort();
-      this.clearTimer();
-    }
-  }
-
-  private async seedModel(): Promise<void> {
-    try {
-      this.stats.seeds++;
-      const entries = await this.api.nodeTasks!(this.node, { source: 'archive', typefilter: 'qmclone', limit: SEED_LIMIT });
-      for (const e of entries) {
-        if (e.starttime === undefined || e.endtime === undefined || !okStatus(e.status)) continue;
-        const o = archivedObservation(e.starttime, e.endtime);
-        if (o) this.model.observe(safeKey(e.upid), o);
-      }
-    } catch (e) {
-      this.log?.debug('task history not read', { node: this.node, reason: e instanceof Error ? e.message : String(e) });
-    }
-  }
-
-  private clearTimer(): void {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = undefined;
-    this.timerAt = Number.POSITIVE_INFINITY;
-  }
-
-  private refill(now: number, refillMs: number): void {
-    if (this.tokens >= BUCKET_SIZE) {
-      this.refilledAt = now;
-      return;
-    }
-    const gained = Math.floor((now - this.refilledAt) / refillMs);
-    if (gained > 0) {
-      this.tokens = Math.min(BUCKET_SIZE, this.tokens + gained);
-      this.refilledAt += gained * refillMs;
-    }
-  }
-
-  private refillMs(): number {
-    let ms = Number.POSITIVE_INFINITY;
-    for (const w of this.waiters) ms = Math.min(ms, w.refillMs);
-    return Number.isFinite(ms) ? ms : LISTING_GAP_POLLS * 250;
-  }
-
-  /** Arms the timer for the earliest due waiter, no sooner than the bucket allows. */
-  reschedule(): void {
-    if (this.busy || this.waiters.size === 0) return;
-    let due = Number.POSITIVE_INFINITY;
-    for (const w of this.waiters) due = Math.min(due, w.nextDue);
-    if (!Number.isFinite(due)) return this.clearTimer();
-    const now = this.now();
-    const refillMs = this.refillMs();
-    this.refill(now, refillMs);
-    if (this.tokens < 1) due = Math.max(due, this.refilledAt + refillMs);
-    if (this.timer && this.timerAt <= due) return;
-    this.clearTimer();
-    this.timerAt = due;
-    this.timer = setTimeout(() => void this.cycle(), Math.max(0, due - now));
-  }
-
-  private async cycle(): Promise<void> {
-    this.timer = undefined;
-    this.timerAt = Number.POSITIVE_INFINITY;
-    if (this.busy || this.waiters.size === 0) return;
-    this.busy = true;
-    try {
-      const now = this.now();
-      this.refill(now, this.refillMs());
-      this.tokens = Math.max(0, this.tokens - 1);
-      const due = [...this.waiters].filter((w) => w.nextDue <= now + 1);
-      if (this.listingUnavailable) await this.lookOneByOne(due);
-      else await this.lookByListing(due);
-    } finally {
-      this.busy = false;
-    }
-    for (const w of this.waiters) {
-      const elapsed = this.now() - w.registeredAt;
-      if (w.nextDue <= this.now() + 1) w.nextDue = Math.min(w.deadline, w.registeredAt + nextLook(elapsed, w.expectation, w.look));
-      else if (w.sawEarly) w.nextDue = Math.min(w.deadline, w.registeredAt + nextLook(w.nextDue - w.registeredAt, w.expectation, w.look));
-      w.sawEarly = false;
-    }
-    this.reschedule();
-  }
-
-  private async lookByListing(due: Waiter[]): Promise<void> {
-    const waiting = [...this.waiters];
-    let since = Number.POSITIVE_INFINITY;
-    for (const w of waiting) since = Math.min(since, w.starttime);
-    const users = new Set(waiting.map((w) => w.user));
-    this.controller = new AbortController();
-    const sentAt = this.now();
-    let entries: TaskListEntry[];
-    try {
-      this.stats.listings++;
-      entries = await this.api.nodeTasks!(
-        this.node,
-        {
-          source: 'all',
-          since,
-          limit: LISTING_LIMIT,
-          ...(users.size === 1 ? { userfilter: [...users][0]! } : {}),
-        },
-        { signal: this.controller.signal, loop: true },
-      );
-    } catch (e) {
-      if (this.waiters.size === 0) return;
-      if (e instanceof ApiError && (e.status === 400 || e.status === 501)) {
-        // A node that does not take these filters: watch its tasks one by one from now on.
-        this.log?.info('task listing refused; watching tasks one by one', { node: this.node, status: e.status });
-        this.listingUnavailable = true;
-        return this.lookOneByOne(due);
-      }
-      // As when each waiter polled alone: the waits that were due fail with the request's error.
-      for (const w of due) this.settle(w, { error: e });
-      return;
-    } finally {
-      this.controller = undefined;
-    }
-    const seenAt = (sentAt + this.now()) / 2;
-    const byUpid = new Map<string, TaskListEntry>();
-    for (const e of entries) {
-      const prior = byUpid.get(e.upid);
-      if (!prior || ended(e)) byUpid.set(e.upid, e);
-    }
-    const unsure: Waiter[] = [];
-    for (const w of waiting) {
-      if (!this.waiters.has(w)) continue;
-      const entry = byUpid.get(w.upid);
-      const isDue = due.includes(w);
-      if (entry && ended(entry)) {
-        this.learn(w, seenAt, entry.status, entry);
-        this.settle(w, { exitstatus: entry.status! });
-      } else if (entry && running(entry)) {
-        w.lastRunning = seenAt - w.registeredAt;
-        if (isDue && seenAt >= w.deadline) unsure.push(w); // ask the node itself before giving up
-        // Seen running less than a listing's gap before its planned early look (the probe before its expected end):
-        // this listing was that look. Its tasks started together with others' (a bulk's clones, each create's seed
-        // beside its clone), so their looks come in pairs a few ms apart, and each pair spent two of the node's
-        // reads where one told the same (scripts/bench-bulk.ts BENCH_TIMELINE). Never the look at the expected end.
-        else if (!isDue && w.nextDue - seenAt < w.refillMs && w.expectation && w.nextDue - w.registeredAt < w.expectation.expectedMs)
-          w.sawEarly = true;
-      } else if (isDue) {
-        unsure.push(w);
-      }
-    }
-    await this.lookOneByOne(unsure);
-  }
-
-  /** One status call per waiter: the fallback, and the only way when there is no listing. */
-  private async lookOneByOne(waiters: Waiter[]): Promise<void> {
-    await Promise.all(
-      waiters.map(async (w) => {
-        if (!this.waiters.has(w)) return;
-        const sentAt = this.now();
-        try {
-          this.stats.statusCalls++;
-          const status = await this.api.taskStatus(this.node, w.upid, { signal: w.signal, loop: true });
-          if (!this.waiters.has(w)) return;
-          const seenAt = (sentAt + this.now()) / 2;
-          if (status.status === 'stopped') {
-            this.learn(w, seenAt, status.exitstatus, {});
-            this.settle(w, { exitstatus: status.exitstatus ?? '' });
-          } else {
-            w.lastRunning = seenAt - w.registeredAt;
-            this.expireIfDue(w);
-          }
-        } catch (e) {
-          if (this.waiters.has(w)) this.settle(w, { error: w.signal?.aborted ? cancelled(w.what) : e });
-        }
-      }),
-    );
-  }
-
-  private expireIfDue(w: Waiter): void {
-    const elapsed = this.now() - w.registeredAt;
-    if (this.now() >= w.deadline) this.settle(w, { error: budgetExhausted(w.what, elapsed) });
-  }
-
-  /** Only tasks that did their work teach the model: a failure is usually quick and says nothing about the next run. */
-  private learn(w: Waiter, seenAt: number, exitstatus: string | undefined, entry: Partial<Pick<TaskListEntry, 'starttime' | 'endtime'>>): void {
-    if (!okStatus(exitstatus)) return;
-    const o = observation(w.lastRunning, seenAt - w.registeredAt, entry);
-    this.model.observe(w.key, o);
-  }
-
-  private settle(w: Waiter, result: { exitstatus: string } | { error: unknown }): void {
-    if (!this.waiters.has(w)) return;
-    this.remove(w);
-    w.settle(result);
-  }
-}
-
-const exhausted = new WeakSet<object>();
-
-/** The wait's budget ran out while the task still ran: transient, as before (the next attempt picks the result up). */
-function budgetExhausted(what: string, elapsedMs: number) {
-  const e = transient(`waiting for ${what}: not done after ${Math.round(elapsedMs / 1000)} s`);
-  exhausted.add(e);
-  return e;
-}
-
-/** True for the error a wait gives when its budget runs out (not a failed request, not a cancel). */
-export function isBudgetExhausted(e: unknown): boolean {
-  return typeof e === 'object' && e !== null && exhausted.has(e);
-}
-
-function running(e: TaskListEntry): boolean {
-  return (e.status === undefined || e.status.toUpperCase() === 'RUNNING') && e.endtime === undefined;
-}
-
-/** Ended, with an exit status the listing states (an end without a status asks the status call). */
-function ended(e: TaskListEntry): boolean {
-  return e.status !== undefined && e.status !== '' && e.status.toUpperCase() !== 'RUNNING';
-}
-
-function okStatus(status: string | undefined): boolean {
-  return status === 'OK' || (status !== undefined && /^WARNINGS: \d+$/.test(status));
-}
-
-function safeKey(upid: string): string {
-  try {
-    return durationKey(upid);
-  } catch {
-    return `?/${upid}`;
-  }
-}
-
 export class TaskWatcher {
   readonly model = new DurationModel();
   private readonly loops = new Map<string, NodeLoop>();
+  /** UPIDs waited on, with how many waits each has, for the companions (WatchOptions.beside). */
+  private readonly waiting = new Map<string, number>();
 
   constructor(
     private readonly api: PveApi,
@@ -406,18 +102,30 @@ export class TaskWatcher {
         sawEarly: false,
         what: o.what,
         signal: o.signal,
+        beside: o.beside,
+        held: false,
         settle: (result) => {
           if (done) return;
           done = true;
           o.signal?.removeEventListener('abort', onAbort);
           loop.remove(waiter);
+          this.count(upid, -1);
           if ('error' in result) reject(result.error);
           else resolve(result.exitstatus);
         },
       };
       o.signal?.addEventListener('abort', onAbort, { once: true });
+      this.count(upid, +1);
       loop.add(waiter);
     });
+  }
+
+  private count(upid: string, by: 1 | -1): void {
+    const n = (this.waiting.get(upid) ?? 0) + by;
+    if (n > 0) this.waiting.set(upid, n);
+    else this.waiting.delete(upid);
+    // Only a wait's first start and last end change what a companion holds.
+    if (n === 0 || (by === 1 && n === 1)) for (const loop of this.loops.values()) loop.companionsChanged();
   }
 
   /** Requests made so far, per node (tests and the bench). */
@@ -430,7 +138,7 @@ export class TaskWatcher {
   private loopFor(node: string): NodeLoop {
     let loop = this.loops.get(node);
     if (!loop) {
-      loop = new NodeLoop(this.api, node, this.model, this.options.now ?? Date.now, this.options.log);
+      loop = new NodeLoop(this.api, node, this.model, this.options.now ?? Date.now, this.options.log, (upid) => this.waiting.has(upid));
       this.loops.set(node, loop);
     }
     return loop;

@@ -10,7 +10,7 @@ import { taskSucceeded } from '../../pve/upid';
 import type { CoreContext, VmConfig } from './context';
 import { transient } from '../rules/errors';
 import { pollUntil } from './poll';
-import { taskWatcherFor, type WatchSchedule } from './task-watcher';
+import { taskWatcherFor, type Companion, type WatchSchedule } from './task-watcher';
 import type { PveApi } from '../../pve/api';
 import type { Logger } from '../../../log/logger';
 
@@ -26,8 +26,9 @@ export interface TaskContext {
  * client's task watcher (one listing per node per cycle for every task waited on there, looks timed by the
  * learned durations); a failed task is transient, carrying its exit status.
  */
-export async function waitTask(ctx: TaskContext, upid: string, budgetMs: number, signal?: AbortSignal): Promise<void> {
-  const exitstatus = await taskWatcherFor(ctx.api, ctx.log).wait(upid, { schedule: ctx.budgets, budgetMs, what: `task ${upid}`, signal });
+export async function waitTask(ctx: TaskContext, upid: string, budgetMs: number, signal?: AbortSignal, beside?: Companion): Promise<void> {
+  const watch = { schedule: ctx.budgets, budgetMs, what: `task ${upid}`, signal, beside };
+  const exitstatus = await taskWatcherFor(ctx.api, ctx.log).wait(upid, watch);
   if (!taskSucceeded(exitstatus)) {
     ctx.log.info('proxmox task failed', { upid, exitstatus });
     throw new TaskFailedError(upid, exitstatus);

@@ -29,6 +29,7 @@ import { provision } from './provision';
 import { allocateWithSeed, type CloneWithSeed, type SeedBesideClone, uploadSeed } from './seed-beside-clone';
 import { waitUnlocked } from '../calls/tasks';
 import { runTaskStep } from '../calls/task-step';
+import type { Companion } from '../calls/task-watcher';
 import { checkTemplate } from '../cluster/template';
 import { rewritesNet0 } from '../rules/vm-params';
 import { writtenMarksOf } from '../cluster/written-marks';
@@ -124,7 +125,7 @@ async function cloneFresh(
   // The mark's created-at dates the seed too (seed-source.ts), so both are known before the clone.
   const description = formatMark(request.uid, ctx.now());
   const job: CloneJob = { source, templateConfig, node: cloneNode, storage: cloneStorage, description, placement, request };
-  const clone: CloneWithSeed = (vmid, cloneSignal, beside) => cloneOnto(ctx, job, vmid, report, cloneSignal, beside);
+  const clone: CloneWithSeed = (vmid, cloneSignal, beside, task) => cloneOnto(ctx, job, vmid, report, cloneSignal, beside, task);
   const { vm, adopted, seed } = await allocateWithSeed(
     ctx,
     { resources, request, description, node: placement.node },
@@ -241,6 +242,7 @@ async function cloneOnto(
   report: ProgressReporter,
   signal: AbortSignal | undefined,
   beside: () => void = () => undefined,
+  task?: Companion,
 ): Promise<OwnedVm> {
   const { templateConfig, node, storage, description, placement, request } = job;
   const sourceNode = nodeOf(job.source);
@@ -273,6 +275,7 @@ async function cloneOnto(
       budgetMs: ctx.budgets.cloneMs,
       signal,
       done: false,
+      companion: task,
       // A full clone copies the template's disk onto `storage`: it takes one of that storage's copy slots for the
       // clone task alone (not the whole create), so the upload and start of other creates go on meanwhile. A create
       // cut off while it waited (cancelled, or its seed's upload beside it failed) sends no clone.

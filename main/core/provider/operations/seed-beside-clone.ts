@@ -22,6 +22,7 @@ import type { CreateRequest } from '../cluster/placement';
 import type { ProgressReporter } from '../calls/progress';
 import { buildProxySeed } from '../cluster/seed-source';
 import { runTaskStep } from '../calls/task-step';
+import type { Companion } from '../calls/task-watcher';
 
 export interface SeedAt {
   node: string;
@@ -44,14 +45,18 @@ export function startSeedBesideClone(
   description: string,
   report: ProgressReporter,
   signal: AbortSignal | undefined,
+  clone?: Companion,
 ): SeedBesideClone {
   let failed: { error: unknown } | undefined;
-  const done = uploadSeed(ctx, at, request, { description }, report, signal);
+  const done = uploadSeed(ctx, at, request, { description }, report, signal, clone);
   done.catch((error: unknown) => (failed = { error }));
   return { done, failure: () => failed };
 }
 
-/** Step 5: the seed, rebuilt and uploaded over any old one (a previous attempt may have been cut off). */
+/**
+ * Step 5: the seed, rebuilt and uploaded over any old one (a previous attempt may have been cut off). Beside a
+ * clone (`clone`), the upload's end is needed only with the clone's: it is looked at with the clone's looks.
+ */
 export async function uploadSeed(
   ctx: CoreContext,
   at: SeedAt,
@@ -59,6 +64,7 @@ export async function uploadSeed(
   stampConfig: VmConfig,
   report: ProgressReporter,
   signal?: AbortSignal,
+  clone?: Companion,
 ): Promise<void> {
   const { isoStorage } = ctx.profile;
   const submit = () => {
@@ -66,11 +72,14 @@ export async function uploadSeed(
     const iso = buildProxySeed(ctx, request.name, { userData: request.cloudInit }, stampConfig);
     return ctx.api.uploadIso(at.node, isoStorage, ctx.seed.seedIsoName(request.name), iso, { signal });
   };
-  await runTaskStep(ctx, report, { step: 'upload-seed', at, submit, budgetMs: ctx.budgets.uploadMs, signal });
+  await runTaskStep(ctx, report, { step: 'upload-seed', at, submit, budgetMs: ctx.budgets.uploadMs, signal, beside: clone });
 }
 
-/** A create's clone at `vmid`; calls `beside` once the clone's POST is queued or its copy slot is not free at once. */
-export type CloneWithSeed = (vmid: number, signal: AbortSignal | undefined, beside: () => void) => Promise<OwnedVm>;
+/**
+ * A create's clone at `vmid`; calls `beside` once the clone's POST is queued or its copy slot is not free at once,
+ * and gives `task` its clone task's UPID (the seed's upload is looked at with that task's looks).
+ */
+export type CloneWithSeed = (vmid: number, signal: AbortSignal | undefined, beside: () => void, task: Companion) => Promise<OwnedVm>;
 
 /**
  * allocate (ownership.ts) with the seed's upload beside the clone: started with the first VMID tried, kept across
@@ -86,6 +95,7 @@ export async function allocateWithSeed(
 ): Promise<{ vm: OwnedVm; adopted: boolean; seed: SeedBesideClone | undefined }> {
   const { request } = what;
   let seed: SeedBesideClone | undefined;
+  const cloneTask: Companion = {};
   const cloneCut = new AbortController();
   const cloneSignal = signal ? AbortSignal.any([signal, cloneCut.signal]) : cloneCut.signal;
   try {
@@ -96,11 +106,11 @@ export async function allocateWithSeed(
       async (vmid) => {
         const startSeed = () => {
           if (seed) return;
-          seed = startSeedBesideClone(ctx, { node: what.node, vmid }, request, what.description, report, signal);
+          seed = startSeedBesideClone(ctx, { node: what.node, vmid }, request, what.description, report, signal, cloneTask);
           seed.done.catch(() => cloneCut.abort()); // a failed upload cancels the clone beside it
         };
         try {
-          const vm = await clone(vmid, cloneSignal, startSeed);
+          const vm = await clone(vmid, cloneSignal, startSeed, cloneTask);
           startSeed(); // every clone that posted called it already; this keeps `seed` defined for the join
           await seed!.done;
           return vm;
