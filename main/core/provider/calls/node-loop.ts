@@ -3,7 +3,7 @@
  * what it is for and why its limits are what they are): the waiters on that
  * node, the timer set for the earliest due look, the bucket that caps the
  * node's listings, and the model's seed from the node's archive, as one
- * state each cycle changes. Long for that reason: the parts share the state.
+ * state each cycle changes. Long because those parts share that one state.
  */
 import { ApiError } from '../../pve/errors';
 import type { PveApi } from '../../pve/api';
