@@ -11,6 +11,7 @@
  * each on its own simulator, side by side.
  *
  * Run: npx tsx scripts/bench-core.ts [repetitions=3] [seed=1]
+ * BENCH_TIMELINE=1: each create's (but the fixed poll's) requests and tasks in time order (s from its start), to see where it waits.
  */
 import { type Budgets, defaultBudgets, type PaceOptions } from '../main/core';
 import type { TaskKind } from '../main/simulator';
@@ -24,7 +25,7 @@ const TASKS_PER_CREATE = Object.keys(BASE).length;
 /**
  * `learned`: the app as it runs, one client per cluster with the app's pace (services/clusters/client-policy.ts: engaged
  * only while creates overlap, so never for these one-at-a-time creates): the first create on a node learns the task
- * durations (`cold`, no history), the next ones use them. `fixed-1s`: the Go provider's poll, one status
+ * durations (`cold`, no history), the next ones use them (`learning`, then `learned`: see CREATES). `fixed-1s`: the Go provider's poll, one status
  * call per task per second, for comparison (youngPollMs 500 makes the no-history cadence 1 s; it never
  * learns because each create gets a fresh client).
  */
@@ -32,8 +33,14 @@ const polls: Record<string, Partial<Budgets>> = {
   learned: defaultBudgets,
   'fixed-1s': { ...defaultBudgets, youngPollMs: 500, youngForMs: 0, oldPollMs: 1000 },
 };
-/** Creates per repetition on one client: the first is cold, the rest learned. */
-const CREATES = 3;
+/**
+ * Creates per repetition on one client: the first is cold; the second and third are still learning (their model
+ * comes from the cold create's looks, 500 ms apart, so it knows each duration only to about ±250 ms, and each create's
+ * looks halve that); from the fourth on the durations are learned: the goal's row (issue 21).
+ */
+const CREATES = 6;
+const LEARNING = 2;
+const phaseOf = (i: number) => (i === 0 ? 'cold' : i <= LEARNING ? 'learning' : 'learned');
 
 /** mulberry32: a small seeded generator, so a run can be repeated exactly. */
 function seeded(seed: number): () => number {
@@ -65,7 +72,19 @@ async function prepare(budgets: Partial<Budgets>, durations: Partial<Record<Task
   return { env, durations };
 }
 
-async function createOnce({ env }: Awaited<ReturnType<typeof prepare>>, rep: number): Promise<Sample> {
+function printTimeline(env: Awaited<ReturnType<typeof prepare>>['env'], simFrom: number, rep: number, createMs: number): void {
+  // The simulator's clock runs at timeScale 1 from simFrom, which is when the create began.
+  const epoch = Date.now() - (env.sim.clock.now() - simFrom);
+  const lines: Array<[number, string]> = [];
+  for (const r of env.sim.requests.records) lines.push([((r.at ?? 0) - epoch) / 1000, `req  ${r.method} ${r.route}`]);
+  for (const t of env.sim.tasks.tasks.values())
+    if (t.simStart >= simFrom)
+      lines.push([(t.simStart - simFrom) / 1000, `task ${t.type} until ${(((t.simEnd ?? simFrom) - simFrom) / 1000).toFixed(3)}`]);
+  console.log(`create ${rep}: ${(createMs / 1000).toFixed(3)} s`);
+  for (const [at, what] of lines.sort((a, b) => a[0] - b[0])) console.log(`  ${at.toFixed(3).padStart(7)}  ${what}`);
+}
+
+async function createOnce({ env }: Awaited<ReturnType<typeof prepare>>, rep: number, label: string): Promise<Sample> {
   env.sim.requests.clear();
   const simFrom = env.sim.clock.now();
   const started = performance.now();
@@ -84,6 +103,7 @@ async function createOnce({ env }: Awaited<ReturnType<typeof prepare>>, rep: num
     end();
   }
   const createMs = performance.now() - started;
+  if (process.env.BENCH_TIMELINE && label !== 'fixed-1s') printTimeline(env, simFrom, rep, createMs);
   const routes = env.sim.requests.records.map((r) => r.route);
   return {
     createMs,
@@ -151,7 +171,7 @@ async function main(): Promise<void> {
   const repetitions = Math.max(1, Number(process.argv[2] ?? 3));
   const seed = Number(process.argv[3] ?? 1);
   const random = seeded(seed);
-  const labels = ['cold', 'learned', 'fixed-1s'];
+  const labels = ['cold', 'learning', 'learned', 'fixed-1s'];
   const samples: Record<string, Sample[]> = Object.fromEntries(labels.map((k) => [k, []]));
   console.log(`bench-core: ${repetitions} repetition(s), seed ${seed}, task durations ±${JITTER * 100} % around ${JSON.stringify(BASE)}`);
   await warmUp();
@@ -162,14 +182,17 @@ async function main(): Promise<void> {
     try {
       await Promise.all([
         (async () => {
-          for (let i = 0; i < CREATES; i++) samples[i === 0 ? 'cold' : 'learned']!.push(await createOnce(learned, rep * CREATES + i));
+          for (let i = 0; i < CREATES; i++) {
+            const label = phaseOf(i);
+            samples[label]!.push(await createOnce(learned, rep * CREATES + i, label));
+          }
         })(),
         (async () => {
           // A fresh client per create: the fixed poll never learns.
           for (let i = 0; i < CREATES; i++) {
             const fixed = await prepare(polls['fixed-1s']!, durations, false);
             try {
-              samples['fixed-1s']!.push(await createOnce(fixed, rep * CREATES + i));
+              samples['fixed-1s']!.push(await createOnce(fixed, rep * CREATES + i, 'fixed-1s'));
             } finally {
               await fixed.env.close();
             }
