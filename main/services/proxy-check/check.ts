@@ -18,7 +18,7 @@ import type { ProxyCheckResult, ProxyProtocol } from '../../../shared/channels/p
 import { problemOf, statusProblem, stoppedProblem } from './classify';
 import { Deadline } from './deadline';
 import { dispatcherFor, ProxyConnection, requestPath, tunnels } from './dispatchers';
-import { egressAddressOf } from './egress';
+import { egressAddressOf, forwardedBack, forwardedBackNote } from './egress';
 
 export interface ProxyCheckRequest {
   host: string;
@@ -79,7 +79,11 @@ export async function checkProxy(req: ProxyCheckRequest): Promise<ProxyCheckResu
     const result: ProxyCheckResult = { ...base, connectMs: connection.connectMs, latencyMs, httpStatus };
     if (httpStatus >= 400) return { ...result, problem: statusProblem(httpStatus, where, target) };
     const egressAddress = egressAddressOf(body);
-    return egressAddress ? { ...result, reachable: true, egressAddress } : { ...result, reachable: true };
+    if (!egressAddress) return { ...result, reachable: true };
+    // Over plain http the proxy could add a header naming this computer, which an echo may answer with (egress.ts).
+    if (url.protocol === 'http:' && forwardedBack(egressAddress, connection.ends))
+      return { ...result, reachable: true, note: forwardedBackNote(egressAddress) };
+    return { ...result, reachable: true, egressAddress };
   } catch (e) {
     const reached = { phase: deadline.phase, answered: connection.answered, protocol: req.protocol, tunnel };
     return {
