@@ -324,4 +324,3 @@ export async function startDante(clients: 'pass' | 'block'): Promise<RealProxy> 
     /Dante\/server\S* v\S+ running/.test(said),
   );
 }
-
