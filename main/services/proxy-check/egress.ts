@@ -19,7 +19,9 @@
  * exit, since whatever a proxy adds comes before it. And over plain http, an
  * exit equal to this computer's own address as the proxy saw it, when the
  * proxy is another machine, is the header echoed back, not an exit
- * (`forwardedBack`): the check reports no exit, and says why.
+ * (`forwardedBack`): the check reports no exit, and says why. What this
+ * cannot see: a proxy that reaches this computer through a NAT forwards the
+ * NAT's address, which looks like any exit; only an https URL tells them apart.
  */
 import { isIP } from 'node:net';
 
