@@ -110,7 +110,7 @@ export { isBudgetExhausted, taskWatcherFor } from './provider/calls/task-watcher
 export { runTaskStep, type TaskStep } from './provider/calls/task-step';
 export { LOCK_SUSPENDED } from './provider/calls/tasks';
 export { cloudInitDriveSlot, templateProblems, type TemplateNeeds, type TemplateProblem } from './provider/cluster/template';
-export { firstIpv4 } from './provider/rules/vm-state';
+export { guestAddress, net0Mac, needsNet0Mac } from './provider/rules/guest-address';
 export { writtenMarksOf } from './provider/cluster/written-marks';
 
 // The Proxmox API client: its port, its errors and their classes, schemas of what it reads, tokens and UPIDs.

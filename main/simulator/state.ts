@@ -20,6 +20,7 @@ export interface SimVm {
   startedAt?: number;
   ip?: string;
   agent: NonNullable<VmDefinition['agent']>;
+  guest?: VmDefinition['guest'];
   /** A clone in progress: listed without a name and with `status: unknown` (F8). */
   cloning: boolean;
   /** The guest ignores shutdown requests (VmDefinition.ignoresAcpi). */
@@ -117,6 +118,7 @@ export class ClusterState {
     }
     if (def.lock) vm.lock = def.lock;
     if (def.ip) vm.ip = def.ip;
+    if (def.guest) vm.guest = { ...def.guest };
     if (def.dataBytes) vm.dataBytes = { ...def.dataBytes };
     if (def.ignoresAcpi) vm.ignoresAcpi = true;
     if (vm.power === 'hibernated') vm.lock = 'suspended';

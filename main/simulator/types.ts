@@ -62,6 +62,12 @@ export interface VmDefinition {
    * `command-disabled` (agent up, network-get-interfaces blocked in its config: the 200 refusal, see versions.ts).
    */
   agent?: 'reports-ip' | 'no-ip' | 'never' | 'command-disabled';
+  /**
+   * What else the guest's network has (routes/vm-agent.ts): Docker (docker0 and a container's veth, listed after the
+   * NICs), or IPv6 only (net0's NIC has a global IPv6 from a router advertisement and no IPv4). Every net1…net5 of the
+   * config is a NIC of its own in any case.
+   */
+  guest?: { docker?: boolean; ipv6Only?: boolean };
   /** The guest ignores a shutdown request (ACPI or agent): shutdown and reboot time out (issue 16). */
   ignoresAcpi?: boolean;
   /** Bytes written per disk slot (thin volumes); a full clone copies these, as zeros cost nothing (F16). Default: the disk's size. */

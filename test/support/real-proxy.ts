@@ -234,32 +234,41 @@ async function stopGroup(child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM'
  * if it exits first or takes over 15 s. A daemon that logs is not probed: it would log the probe as
  * a client that left before its request, and a test reads that log.
  */
-async function listening(child: ChildProcess, port: number, output: () => string, daemon: Daemon, ready?: () => boolean): Promise<void> {
+async function listening(
+  child: ChildProcess,
+  port: number,
+  output: () => string,
+  daemon: Daemon,
+  ready?: () => boolean,
+  host = '127.0.0.1',
+): Promise<void> {
   const until = Date.now() + 15_000;
   for (;;) {
     if (child.exitCode !== null || child.signalCode !== null) throw new Error(`${daemon} exited before it listened:\n${output()}`);
     const up = ready
       ? ready()
       : await new Promise<boolean>((resolve) => {
-          const socket = connect({ host: '127.0.0.1', port }, () => {
+          const socket = connect({ host, port }, () => {
             socket.destroy();
             resolve(true);
           });
           socket.once('error', () => resolve(false));
         });
     if (up) return;
-    if (Date.now() > until) throw new Error(`${daemon} did not listen on 127.0.0.1:${port} within 15 s:\n${output()}`);
+    if (Date.now() > until) throw new Error(`${daemon} did not listen on ${host}:${port} within 15 s:\n${output()}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
 
-async function run(
+/** Runs a daemon until `ready` says so (or, with none, until something accepts TCP on host:port). */
+export async function run(
   daemon: Daemon,
   protocol: RealProxy['protocol'],
   port: number,
   args: string[],
   folder: { dir: string; remove(): void },
   ready?: (output: string) => boolean,
+  host?: string,
 ): Promise<RealProxy> {
   const child = spawnGroup(binary[daemon], args);
   process.once('exit', folder.remove);
@@ -273,7 +282,7 @@ async function run(
     process.off('exit', folder.remove);
   };
   try {
-    await listening(child, port, output, daemon, ready && (() => ready(printed)));
+    await listening(child, port, output, daemon, ready && (() => ready(printed)), host);
   } catch (e) {
     await stop();
     throw e;

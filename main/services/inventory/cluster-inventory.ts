@@ -5,9 +5,13 @@
  * create cloned: it knows the mark it wrote) and an agent read per running
  * proxy whose address is unknown. Rows are committed right after the
  * listing and again after those reads, so a big first load shows at once.
+ * The address is the one on net0's NIC (core guestAddress): net0's MAC comes
+ * with the mark's config read, and a guest whose agent lists more than one
+ * NIC that could hold it costs one config read for it when the mark came
+ * without one (a proxy this client created).
  */
 import type { ProxyOriginFacts } from './rows';
-import { type ClusterResource, firstIpv4, parseMark, toProviderError, writtenMarksOf } from '../../core';
+import { type ClusterResource, guestAddress, needsNet0Mac, net0Mac, parseMark, toProviderError, writtenMarksOf } from '../../core';
 import type { NodeRow, VmRow } from '../../../shared/channels/inventory';
 import type { Logger } from '../../log/logger';
 import type { Cluster } from '../clusters/cluster';
@@ -50,6 +54,8 @@ export class ClusterInventory {
   private readonly guests: GuestRuntime;
   /** A config that could not be read is asked again after a pause, not on every refresh. */
   private readonly markRetryAt = new Map<number, number>();
+  /** net0's MAC by VMID, from a config read ('' when net0 has none); net0's MAC stays when its bridge or VLAN changes. */
+  private readonly net0Macs = new Map<number, string>();
   private readonly abort = new AbortController();
   /** The last listing's VMs, for the agent reads due between listings. */
   private listed: readonly ClusterResource[] = [];
@@ -123,7 +129,8 @@ export class ClusterInventory {
     // Marks first: only a marked proxy's agent is asked, and a proxy learnt now gets its address in this same refresh.
     const now = this.deps.now();
     const markReads = vms.filter(
-      (r) => r.name && r.node && !this.marks.get(r.vmid!, r.name) && !this.takeWrittenMark(r) && (this.markRetryAt.get(r.vmid!) ?? 0) <= now,
+      (r) =>
+        r.name && r.node && !this.marks.get(r.vmid!, r.name) && !this.takeWrittenMark(r) && (this.markRetryAt.get(r.vmid!) ?? 0) <= now,
     );
     await this.readAll(markReads, 'mark', signal);
     const agentReads = vms.filter((r) => wantsAddress.has(r.vmid!) && r.node && this.markOf(r)?.managed);
@@ -144,6 +151,8 @@ export class ClusterInventory {
     const description = book.get(r.vmid!, r.name!);
     if (description === undefined) return false;
     this.marks.set(r.vmid!, r.name!, knownMark(parseMark(description)));
+    // A new VM on this VMID: a MAC read of another VM before it is not its own.
+    this.net0Macs.delete(r.vmid!);
     this.markRetryAt.delete(r.vmid!);
     return true;
   }
@@ -168,6 +177,7 @@ export class ClusterInventory {
   private forgetUnlisted(): void {
     const listed = this.book.rows;
     this.guests.retain(listed);
+    for (const vmid of this.net0Macs.keys()) if (!listed.has(vmid)) this.net0Macs.delete(vmid);
     for (const vmid of this.markRetryAt.keys()) if (!listed.has(vmid)) this.markRetryAt.delete(vmid);
   }
 
@@ -185,9 +195,15 @@ export class ClusterInventory {
         const config = await this.cluster.api.vmConfig(node, vmid, { signal, background: true });
         // The name in the config is the truth: a rename between listing and read is caught next time.
         if (config.name === r.name) this.marks.set(vmid, r.name!, knownMark(parseMark(config.description)));
+        this.net0Macs.set(vmid, net0Mac(config.net0) ?? '');
         this.markRetryAt.delete(vmid);
       } else {
-        const address = firstIpv4(await this.cluster.api.agentNetworkInterfaces(node, vmid, { signal, loop: true }));
+        const interfaces = await this.cluster.api.agentNetworkInterfaces(node, vmid, { signal, loop: true });
+        if (!this.net0Macs.has(vmid) && needsNet0Mac(interfaces)) {
+          const config = await this.cluster.api.vmConfig(node, vmid, { signal, background: true });
+          this.net0Macs.set(vmid, net0Mac(config.net0) ?? '');
+        }
+        const address = guestAddress(interfaces, this.net0Macs.get(vmid) || undefined);
         this.guests.recordAddress(vmid, address || undefined, this.deps.now());
       }
     } catch (e) {

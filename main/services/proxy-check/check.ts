@@ -18,7 +18,8 @@ import type { ProxyCheckResult, ProxyProtocol } from '../../../shared/channels/p
 import { problemOf, statusProblem, stoppedProblem } from './classify';
 import { Deadline } from './deadline';
 import { dispatcherFor, ProxyConnection, requestPath, tunnels } from './dispatchers';
-import { egressAddressOf } from './egress';
+import { proxyPageOf, proxyPageProblem } from './proxy-page';
+import { egressAddressOf, forwardedBack, forwardedBackNote } from './egress';
 
 export interface ProxyCheckRequest {
   host: string;
@@ -77,9 +78,17 @@ export async function checkProxy(req: ProxyCheckRequest): Promise<ProxyCheckResu
     const body = await deadline.race(readSome(answer.body));
     const latencyMs = Math.round(performance.now() - started);
     const result: ProxyCheckResult = { ...base, connectMs: connection.connectMs, latencyMs, httpStatus };
-    if (httpStatus >= 400) return { ...result, problem: statusProblem(httpStatus, where, target) };
+    if (httpStatus >= 400) {
+      // Forwarded, the answer may be the proxy's own page rather than the target's (proxy-page.ts).
+      const page = tunnel ? undefined : proxyPageOf(httpStatus, answer.headers);
+      return { ...result, problem: (page && proxyPageProblem(page, where, target)) ?? statusProblem(httpStatus, where, target) };
+    }
     const egressAddress = egressAddressOf(body);
-    return egressAddress ? { ...result, reachable: true, egressAddress } : { ...result, reachable: true };
+    if (!egressAddress) return { ...result, reachable: true };
+    // Over plain http the proxy could add a header naming this computer, which an echo may answer with (egress.ts).
+    if (url.protocol === 'http:' && forwardedBack(egressAddress, connection.ends))
+      return { ...result, reachable: true, note: forwardedBackNote(egressAddress) };
+    return { ...result, reachable: true, egressAddress };
   } catch (e) {
     const reached = { phase: deadline.phase, answered: connection.answered, protocol: req.protocol, tunnel };
     return {

@@ -24,6 +24,7 @@ import type { ProxyCheckResult, ProxyCheckStage, ProxyProtocol } from '../../../
 import { formatTimeout, type Deadline, type Phase } from './deadline';
 import { ConnectionLost } from './dispatchers';
 import { HttpConnectError } from './http-connect';
+import { proxyAuthProblem, proxyPageOf, proxyPageProblem } from './proxy-page';
 import { ClosedEarly } from './read-bytes';
 import { Socks5Error } from './socks5';
 
@@ -284,13 +285,11 @@ function answerProblem(e: unknown, w: Words): Problem {
     );
   }
   if (e instanceof HttpConnectError) {
-    if (e.failure === 'auth-required')
-      return problem(
-        'permanent',
-        'handshake',
-        `The HTTP proxy at ${w.where} requires authentication (HTTP 407).`,
-        'The check only speaks to proxies without authentication; test from a client that has the credentials.',
-      );
+    if (e.failure === 'auth-required') return proxyAuthProblem(w.where);
+    // Squid's and tinyproxy's own pages get the words an http target's would (proxy-page.ts).
+    const page = e.status === undefined ? undefined : proxyPageOf(e.status, e.headers);
+    const own = page && proxyPageProblem(page, w.where, w.target);
+    if (own) return own;
     return problem(
       'transient',
       'request',

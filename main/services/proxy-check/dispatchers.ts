@@ -34,6 +34,8 @@ export interface ProxyEndpoint {
 export class ProxyConnection {
   connectMs: number | undefined;
   socket: Socket | undefined;
+  /** This computer's address on the connection and the proxy's, as the socket had them once connected (gone once it closes). */
+  ends: { local?: string; proxy?: string } = {};
   /** Whether undici has had its connection: it asks for another when it throws one away before the request ran. */
   opened = false;
   /** What ended the connection, as undici reported it. */
@@ -137,6 +139,7 @@ function connector(proxy: ProxyEndpoint, target: URL, deadline: Deadline, connec
     const socket = await connectTcp(proxy.host, proxy.port, signal);
     connection.connectMs = Math.round(performance.now() - started);
     connection.socket = socket;
+    connection.ends = { local: socket.localAddress, proxy: socket.remoteAddress };
     try {
       if (proxy.protocol === 'socks5') {
         deadline.enter('socks5-greeting');

@@ -4,6 +4,7 @@
  * the socket ready for the target's protocol (TLS, for an https target).
  */
 import { isIPv6, type Socket } from 'node:net';
+import { headersOf } from './proxy-page';
 import { readHead } from './read-bytes';
 
 export type HttpConnectFailure = 'not-http' | 'auth-required' | 'refused-target';
@@ -13,6 +14,8 @@ export class HttpConnectError extends Error {
     readonly failure: HttpConnectFailure,
     message: string,
     readonly status?: number,
+    /** The proxy's answer head, lower-case names (proxy-page.ts tells its own page from it). */
+    readonly headers: Record<string, string> = {},
   ) {
     super(message);
   }
@@ -37,7 +40,8 @@ export async function httpConnect(socket: Socket, host: string, port: number, si
   const status = Number(STATUS_LINE.exec(head)?.[1] ?? NaN);
   if (Number.isNaN(status)) throw new HttpConnectError('not-http', 'the proxy answered the CONNECT request without an HTTP status line');
   if (status >= 200 && status < 300) return;
+  const headers = headersOf(head);
   if (status === 407)
-    throw new HttpConnectError('auth-required', 'the HTTP proxy asks for credentials (HTTP 407) before it opens a tunnel', status);
-  throw new HttpConnectError('refused-target', `the proxy refused to open a tunnel to ${authority} (HTTP ${status})`, status);
+    throw new HttpConnectError('auth-required', 'the HTTP proxy asks for credentials (HTTP 407) before it opens a tunnel', status, headers);
+  throw new HttpConnectError('refused-target', `the proxy refused to open a tunnel to ${authority} (HTTP ${status})`, status, headers);
 }

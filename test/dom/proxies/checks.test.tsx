@@ -159,3 +159,34 @@ describe("Test's note", () => {
     ).toBeTruthy();
   });
 });
+
+describe("Test's result of an IPv6-only proxy", () => {
+  it('names the proxy as a URL with the address in brackets, and says why no exit was taken', () => {
+    const note =
+      "The target answered with 2001:db8::10, this computer's own address as the proxy saw it: the proxy passed it on in a header (X-Forwarded-For), so it is not the proxy's exit. Use an https check URL, which the proxy cannot change.";
+    useProxyCheck.setState({
+      checks: {
+        'demo/101': {
+          running: false,
+          input: { clusterId: 'demo', vmid: 101, protocol: 'http', port: 3128 },
+          result: {
+            reachable: true,
+            address: '2001:db8::65',
+            port: 3128,
+            protocol: 'http',
+            targetUrl: 'http://echo.lan/ip',
+            latencyMs: 3,
+            note,
+          },
+          error: undefined,
+          at: new Date(T0).toISOString(),
+        },
+      },
+    });
+    stub.answer('checks.history', () => ({ ok: true, value: history() }));
+    render(<ProxyDrawer row={rowOf(vm(101))} onClose={() => undefined} />);
+    const result = within(screen.getByRole('status', { name: 'Test result' }));
+    expect(result.getByText('http://[2001:db8::65]:3128 → http://echo.lan/ip')).toBeTruthy();
+    expect(result.getByText(`Note: ${note}`)).toBeTruthy();
+  });
+});

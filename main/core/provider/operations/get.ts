@@ -11,7 +11,8 @@ import { formatProviderId, parseProviderId } from '../rules/ids';
 import { parseMark } from '../rules/mark';
 import { resolveVm } from '../cluster/resources';
 import { LOCK_SUSPENDED } from '../calls/tasks';
-import { firstIpv4, guestRunning, mapState, type VmState } from '../rules/vm-state';
+import { guestAddress, net0Mac } from '../rules/guest-address';
+import { guestRunning, mapState, type VmState } from '../rules/vm-state';
 
 export interface Instance {
   id: string;
@@ -57,13 +58,20 @@ async function getParsed(ctx: CoreContext, vmid: number, name: string, signal?: 
   if (r.lock === LOCK_SUSPENDED || config.lock === LOCK_SUSPENDED) return { ...base, state: 'stopped' };
   const status = await ctx.api.vmStatus(node, vmid, { signal });
   if (!guestRunning(status.status, status.qmpstatus)) return { ...base, state: mapState(status.status, status.qmpstatus, '') };
-  return { ...base, ...(await agentAddress(ctx, node, vmid, signal)) };
+  return { ...base, ...(await agentAddress(ctx, node, vmid, net0Mac(config.net0), signal)) };
 }
 
 /** The agent's answers (spec entry 7); anything it cannot place is transient, so an address read never loses a VM. */
-async function agentAddress(ctx: CoreContext, node: string, vmid: number, signal?: AbortSignal): Promise<{ state: VmState; ip: string }> {
+async function agentAddress(
+  ctx: CoreContext,
+  node: string,
+  vmid: number,
+  mac: string | undefined,
+  signal?: AbortSignal,
+): Promise<{ state: VmState; ip: string }> {
   try {
-    const ip = firstIpv4(await ctx.api.agentNetworkInterfaces(node, vmid, { signal }));
+    // The address on net0's NIC (rules/guest-address.ts), not whichever NIC the agent lists first.
+    const ip = guestAddress(await ctx.api.agentNetworkInterfaces(node, vmid, { signal }), mac);
     return { state: mapState('running', 'running', ip), ip };
   } catch (e) {
     if (isAgentNotRunning(e)) return { state: 'provisioning', ip: '' };

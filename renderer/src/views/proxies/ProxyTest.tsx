@@ -84,7 +84,7 @@ export function ProxyTest({ row }: { row: ProxyRow }) {
           <dl className="facts">
             <dt>Tested</dt>
             <dd>
-              {result.protocol}://{result.address}:{result.port} → {result.targetUrl}
+              {proxyUrl(result, result.address)} → {result.targetUrl}
             </dd>
             <dt>Connect</dt>
             <dd>{formatLatency(result.connectMs)}</dd>

@@ -47,7 +47,8 @@ describe('proxy check', () => {
   );
 
   it('reads a JSON answer (httpbin style) for the egress address', async () => {
-    const json = await startEchoTarget((address) => JSON.stringify({ origin: `${address}, 10.0.0.1` }));
+    // As httpbin.org lists it: an X-Forwarded-For that came with the request, then the address its front saw.
+    const json = await startEchoTarget((address) => JSON.stringify({ origin: `10.0.0.1, ${address}` }));
     try {
       const result = await checkProxy({ host, port: socks.port, protocol: 'socks5', targetUrl: `http://127.0.0.1:${json.port}/` });
       expect(result.egressAddress).toBe(EGRESS);
