@@ -15,7 +15,8 @@ import { formatLatency } from '../../format';
 import { useActionsAvailable } from '../../stores/connection';
 import { checkKey, useProxyCheck } from '../../stores/proxy-check';
 import { checksKey, useChecks } from '../../stores/checks';
-import { DEFAULT_ENDPOINT, DEFAULT_PORT, proxyUrl } from '../../../../shared/domain/proxy-endpoint';
+import { DEFAULT_ENDPOINT, DEFAULT_PORT } from '../../../../shared/domain/proxy-endpoint';
+import { proxyUrl } from '../../../../shared/domain/proxy-url';
 import type { ProxyRow } from './rows';
 
 export function ProxyTest({ row }: { row: ProxyRow }) {
