@@ -208,6 +208,9 @@ export function ExportDialog({ rows }: { rows: ProxyRow[] }) {
           />
         )}
       </div>
+      {scopeKind === 'tag' && tags.length === 0 && (
+        <p role="status">No proxy has a tag yet: close this, select the proxies to export, and open Export… again.</p>
+      )}
       {answer?.error && input && <ErrorNotice error={answer.error} title="The export could not be written" />}
       {result && (
         <section aria-label="Export preview" className="export-preview">
