@@ -206,7 +206,10 @@ describe('bash sources the shell lines', () => {
     const canary = join(folder.dir, 'pwned');
     const password = `it's $(touch ${canary}) \`touch ${canary}\` "q" \\ ; done`;
     const text = formats.shell.render(
-      [httpProxy({ name: `x'; touch ${canary}; '\ntouch ${canary}\n`, credentials: { username: 'alice', password } }), socksProxy({ name: HOSTILE_NAME })],
+      [
+        httpProxy({ name: `x'; touch ${canary}; '\ntouch ${canary}\n`, credentials: { username: 'alice', password } }),
+        socksProxy({ name: HOSTILE_NAME }),
+      ],
       exportOptions(),
     ).text;
     const file = join(folder.dir, 'proxy-env.sh');
