@@ -10,6 +10,7 @@ import { composeApp } from './app/compose';
 import { nodeRuntime } from './app/runtime-info';
 import { loadElectronDocumentStore } from './electron/document-store';
 import { createElectronNotifier } from './electron/notifier';
+import { createElectronFileSaver } from './electron/save-dialog';
 import { electronPowerState } from './electron/power-state';
 import { createSafeStorageVault } from './electron/safe-storage';
 import { ElectronWindowVisibility } from './electron/window-visibility';
@@ -132,6 +133,7 @@ function start(): void {
         openProfileStore,
         monitoring: { inventory: { visibility } },
         tasks: { notifier: createElectronNotifier(() => mainWindow) },
+        fileSaver: createElectronFileSaver(() => mainWindow),
         powerState,
       });
       const window = new BrowserWindow(secureWindowOptions(preloadPath, isDev));

@@ -37,6 +37,10 @@ import { createAlertService, type AlertService, type AlertServiceOptions } from 
 import { alertsHandlers } from '../services/alerts/handlers';
 import { FAILURE_CONFIRMATION_MS } from '../services/alerts/proxy-rules';
 import { DEFAULT_CHECK_INTERVAL_MINUTES } from '../services/checks/check-settings';
+import { createExportService } from '../services/exports/service';
+import { exportsHandlers } from '../services/exports/handlers';
+import { noCredentials, type ProxyCredentialLookup } from '../ports/proxy-credentials';
+import { noFileSaver, type FileSaver } from '../ports/file-saver';
 
 export interface ComposeOptions {
   mode: AppInfo['mode'];
@@ -65,6 +69,10 @@ export interface ComposeOptions {
   checks?: Partial<Pick<CheckServiceOptions, 'timers' | 'endpointHint'>>;
   /** The alerts' clock, tick and webhook policy; tests pass a manual clock and a short backoff. */
   alerts?: Partial<Pick<AlertServiceOptions, 'now' | 'tickMs' | 'sendPolicy' | 'notifier'>>;
+  /** Issue 24: each proxy's username and password (the credentials area's lookup); default: none anywhere. */
+  proxyCredentials?: ProxyCredentialLookup;
+  /** Where an export is saved: the desktop's save dialog; default: none (browser mode downloads in the window). */
+  fileSaver?: FileSaver;
 }
 
 export interface ComposedApp {
@@ -227,6 +235,16 @@ export function composeApp(options: ComposeOptions): ComposedApp {
     ...consoleHandlers(profiles.directory),
     // Issue 23: notes and tags, and the cluster's own task history of a proxy.
     ...vmMetaHandlers({ directory: profiles.directory, refreshAfterWrite: (id) => monitoring.inventory.refreshAfterOperation(id) }),
+    // Issue 24 §3: the proxies handed to their clients (a URL, a list, a PAC file, …), on the checks' endpoints.
+    ...exportsHandlers(
+      createExportService({
+        inventory: monitoring.inventory,
+        endpointOf: (clusterId, vmid) => checks.endpointOf(clusterId, vmid),
+        credentials: options.proxyCredentials ?? noCredentials,
+        settings: () => profiles.settings(),
+        saver: options.fileSaver ?? noFileSaver,
+      }),
+    ),
   };
   const router = createRouter(handlers, logger.child({ part: 'ipc' }));
 

@@ -6,7 +6,7 @@
  * there, in the daemons' own config words (the Create presets write them):
  * Squid's `http_port`, tinyproxy's `Port`, microsocks' `-p`, Dante's
  * `internal: … port = N` (SOCKS5). Main keeps the result per proxy
- * (proxy-records.ts) and a Test's protocol and port override it.
+ * (proxy-records.ts) and a Test's protocol and port override it. The URL a client is given: proxy-url.ts.
  */
 
 export type EndpointProtocol = 'http' | 'socks5';
@@ -43,7 +43,3 @@ export function endpointOfUserData(text: string): ProxyEndpoint | undefined {
   }
   return undefined;
 }
-
-/** The proxy's URL as a client is given it (`http://10.0.0.5:8888`, `socks5://…:1080`). */
-export const proxyUrl = (e: ProxyEndpoint, address: string) =>
-  `${e.protocol}://${address.includes(':') ? `[${address}]` : address}:${e.port}`;

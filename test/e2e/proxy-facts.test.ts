@@ -55,7 +55,7 @@ describeE2e('a proxy’s facts in the browser against the simulator', setup, ({ 
     await proxies();
     for (const [name, url, outcome] of [
       [tiny, /^http:\/\/[\d.]+:8888$/, /HTTP 502/],
-      [socks, /^socks5:\/\/[\d.]+:1080$/, /Proxy works/],
+      [socks, /^socks5h:\/\/[\d.]+:1080$/, /Proxy works/],
     ] as const) {
       await page.getByRole('button', { name: `Details of ${name}` }).click();
       await expect

@@ -53,6 +53,8 @@ export interface CheckService {
   setProxyEnabled(clusterId: string, vmid: number, enabled: boolean): { enabled: boolean };
   /** One extra scheduled check of the proxy within `delayMs` (the alerts confirm a first failure with it). */
   checkSoon(clusterId: string, vmid: number, delayMs: number): void;
+  /** The protocol and port the checks use for the proxy (a Test's, else the hint, else Squid's); the exports name the same. */
+  endpointOf(clusterId: string, vmid: number): CheckEndpoint;
   /** For tests. */
   readonly schedule: CheckSchedule;
 }
@@ -114,6 +116,7 @@ export function createCheckService(options: CheckServiceOptions): CheckService {
 
   return {
     schedule,
+    endpointOf: (clusterId, vmid) => runner.endpointOf(clusterId, vmid),
     start() {
       offs.push(
         options.bus.main.on('inventory.delta', (delta) => {

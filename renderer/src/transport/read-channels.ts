@@ -37,6 +37,8 @@ const reads: ReadonlySet<string> = new Set<ChannelName>([
   'vm.notes',
   'vm.taskHistory',
   'vm.taskLog',
+  'proxies.export',
+  'proxies.url',
 ]);
 
 export function isReadChannel(channel: string): boolean {

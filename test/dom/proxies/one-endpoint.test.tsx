@@ -36,7 +36,8 @@ describe('one endpoint per proxy in the drawer', () => {
       stub.answer('proxies.test', () => ({ ok: false, error: { kind: 'transient', message: 'stub', hint: 'stub' } }));
       await act(async () => render(<ProxyDrawer row={rowOf(vm(101))} onClose={() => undefined} />));
       const test = screen.getByRole('region', { name: 'Proxy test' });
-      const url = `${endpoint.protocol}://10.0.0.101:${endpoint.port}`;
+      // A SOCKS5 proxy's URL asks the client to resolve names at the proxy (shared/domain/proxy-url.ts).
+      const url = `${endpoint.protocol === 'socks5' ? 'socks5h' : 'http'}://10.0.0.101:${endpoint.port}`;
       expect(within(test).getByText(url)).toBeTruthy();
       expect(within(test).queryByText(/:3128/)).toBeNull();
       expect((within(test).getByRole('textbox', { name: 'Port' }) as HTMLInputElement).value).toBe(String(endpoint.port));

@@ -18,7 +18,8 @@ import './vm-meta.css';
 const LIMIT = 50;
 const LOG_LINES = 500;
 
-const stateOf = (status: string) => (status === 'RUNNING' ? 'running' : status === 'OK' ? 'succeeded' : status.startsWith('WARNINGS') ? 'warn' : 'failed');
+const stateOf = (status: string) =>
+  status === 'RUNNING' ? 'running' : status === 'OK' ? 'succeeded' : status.startsWith('WARNINGS') ? 'warn' : 'failed';
 const at = (seconds: number) => formatDateTime(new Date(seconds * 1000).toISOString());
 
 interface OpenLog {

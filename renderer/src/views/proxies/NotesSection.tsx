@@ -110,8 +110,8 @@ export function NotesSection({ row }: { row: ProxyRow }) {
       {value && draft && (
         <div className="notes-editor">
           <p className="muted">
-            Saved in the VM’s Notes in Proxmox, below the marks, which stay as they are. Tags: letters, digits and “_”, then also
-            “-”, “+” and “.”; Proxmox stores them in lower case, sorted.
+            Saved in the VM’s Notes in Proxmox, below the marks, which stay as they are. Tags: letters, digits and “_”, then also “-”, “+”
+            and “.”; Proxmox stores them in lower case, sorted.
           </p>
           <Field label="Notes" problem={notesProblem}>
             <textarea rows={4} value={draft.notes} onChange={(e) => setDraft({ ...draft, notes: e.target.value })} />

@@ -32,6 +32,8 @@ import { SelectionActions } from './actions/SelectionActions';
 import { useProfiles } from '../../stores/profiles';
 import type { ProxyAction } from '../../../../shared/domain/proxy-actions';
 import { Filters } from './Filters';
+import { ExportDialogHost } from './exports/ExportDialog';
+import { useExportDialog } from './exports/export-store';
 import { ProxyDrawer } from './ProxyDrawer';
 import { ProxyTable, rowElement } from './ProxyTable';
 import { filterRows, noFilter, sortedRowsOf, type ProxyRow, type RowFilter, type SortColumn, type SortOrder } from './rows';
@@ -88,7 +90,13 @@ export function ProxiesView() {
     .map((p) => p.name)
     .join(', ');
 
-  useEffect(() => () => useProxyActions.getState().reset(), []);
+  useEffect(
+    () => () => {
+      useProxyActions.getState().reset();
+      useExportDialog.getState().close();
+    },
+    [],
+  );
 
   // "Open in Proxies" from another view (a task's proxy): select it and open its drawer once its row is listed.
   const focusKey = useProxyFocus((s) => s.key);
@@ -208,6 +216,7 @@ export function ProxiesView() {
       )}
       <ActionMenu />
       <ActionDialogs onDeleted={() => setSelected(new Set())} />
+      <ExportDialogHost />
       {createOpen && <CreateProxyDialog />}
     </ViewFrame>
   );

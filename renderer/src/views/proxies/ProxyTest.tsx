@@ -15,8 +15,10 @@ import { formatLatency } from '../../format';
 import { useActionsAvailable } from '../../stores/connection';
 import { checkKey, useProxyCheck } from '../../stores/proxy-check';
 import { checksKey, useChecks } from '../../stores/checks';
-import { DEFAULT_ENDPOINT, DEFAULT_PORT, proxyUrl } from '../../../../shared/domain/proxy-endpoint';
+import { DEFAULT_ENDPOINT, DEFAULT_PORT } from '../../../../shared/domain/proxy-endpoint';
+import { proxyUrl } from '../../../../shared/domain/proxy-url';
 import type { ProxyRow } from './rows';
+import { CopyUrlWithCredentials } from './exports/CopyUrlWithCredentials';
 
 export function ProxyTest({ row }: { row: ProxyRow }) {
   const entry = useProxyCheck((s) => s.checks[checkKey(row.clusterId, row.vmid)]);
@@ -43,9 +45,9 @@ export function ProxyTest({ row }: { row: ProxyRow }) {
     <section aria-label="Proxy test" className="drawer-section">
       <h3>Proxy address</h3>
       {proxyAddress ? (
-        <p className="proxy-url">
-          <code>{proxyAddress}</code> <CopyButton text={proxyAddress} label="Copy proxy address" />
-        </p>
+        <div className="proxy-url">
+          <code>{proxyAddress}</code> <CopyButton text={proxyAddress} label="Copy proxy address" /> <CopyUrlWithCredentials row={row} />
+        </div>
       ) : row.address && loading ? (
         <p className="muted">Reading which port it listens on…</p>
       ) : row.address ? (

@@ -16,6 +16,7 @@ import type { ProxyRow } from '../rows';
 import { useProxyActions } from './action-store';
 import { subjectOf } from './action-subject';
 import { menuLabel } from './ActionMenu';
+import { useExportDialog } from '../exports/export-store';
 import './actions.css';
 
 /** The keys that run an action on the selection (ProxiesView binds them). */
@@ -23,6 +24,7 @@ export const actionShortcuts: Partial<Record<ProxyAction, string>> = { start: 'S
 
 export function SelectionActions({ rows }: { rows: readonly ProxyRow[] }) {
   const ask = useProxyActions((s) => s.ask);
+  const openExport = useExportDialog((s) => s.open);
   const clusters = useInventory((s) => s.clusters);
   const profiles = useProfiles((s) => s.list?.profiles);
   const available = useActionsAvailable();
@@ -53,6 +55,10 @@ export function SelectionActions({ rows }: { rows: readonly ProxyRow[] }) {
           </button>
         );
       })}
+      {/* Issue 24 §3: hand the selection (or a tag's proxies, picked in the dialog) to clients. */}
+      <button type="button" onClick={() => openExport(rows)}>
+        Export…
+      </button>
     </div>
   );
 }

@@ -1,0 +1,90 @@
+/**
+ * Issue 24 §3 and the secret rules: a sentinel proxy password, given by the ProxyCredentialLookup of the composed
+ * app (the demo cluster's proxies), is in an export's text or a copied URL only when the request asks for it after
+ * the warning was confirmed, and never in a log line, an error, or any file of the data folder (settings, history,
+ * journal), whatever was exported.
+ */
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { defaultExportOptions, ExportFormat } from '../../../../shared/channels/exports';
+import { startDemoCluster } from '../../../../main/services/demo/demo-cluster';
+import { createMemoryLogger } from '../../../../main/log/logger';
+import { nodeRuntime } from '../../../../main/app/runtime-info';
+import { composeApp, type ComposedApp } from '../../../support/compose-app';
+
+const SENTINEL = 'SENTINEL-proxy-pass-5c1e9d';
+const ctx = () => ({ signal: new AbortController().signal, transport: 'test' });
+
+const filesUnder = (dir: string): string[] =>
+  readdirSync(dir).flatMap((f) => (statSync(join(dir, f)).isDirectory() ? filesUnder(join(dir, f)) : [join(dir, f)]));
+
+describe('a proxy password and the exports', () => {
+  const logger = createMemoryLogger();
+  const dataDir = mkdtempSync(join(tmpdir(), 'egress-export-sentinel-'));
+  let app: ComposedApp;
+  let proxies: { clusterId: string; vmid: number }[];
+  beforeAll(async () => {
+    app = composeApp({
+      mode: 'browser',
+      version: '0.0.0-test',
+      runtime: nodeRuntime(),
+      logger,
+      dataDir,
+      demo: 'off',
+      monitoring: { inventory: { visibleIntervalMs: 200 } },
+      proxyCredentials: { credentialsOf: async () => ({ username: 'alice', password: SENTINEL }) },
+    });
+    app.profiles.startDemo(() => startDemoCluster(logger, 0.02));
+    for (let i = 0; i < 300; i++) {
+      const answer = await app.router.dispatch('inventory.snapshot', {}, ctx());
+      const vms = answer.ok
+        ? (answer.value as { clusters: { clusterId: string; vms: { vmid: number; address?: string; owner: string }[] }[] }).clusters
+        : [];
+      proxies = vms.flatMap((c) =>
+        c.vms.filter((v) => v.address && v.owner === 'marked').map((v) => ({ clusterId: c.clusterId, vmid: v.vmid })),
+      );
+      if (proxies.length >= 2) break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(proxies.length).toBeGreaterThanOrEqual(2);
+  });
+  afterAll(async () => {
+    await app.dispose();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+  const exportAs = (format: ExportFormat, includeCredentials: boolean) =>
+    app.router.dispatch(
+      'proxies.export',
+      { scope: { kind: 'selection', proxies: proxies.slice(0, 2) }, format, options: { ...defaultExportOptions, includeCredentials } },
+      ctx(),
+    );
+
+  it('is in no export, and no URL, until asked for after the warning', async () => {
+    for (const format of ExportFormat.options) {
+      const answer = await exportAs(format, false);
+      expect(answer.ok).toBe(true);
+      expect(JSON.stringify(answer)).not.toContain(SENTINEL);
+    }
+    const refused = await exportAs('json', true);
+    expect(refused.ok).toBe(false);
+    expect(JSON.stringify(refused)).not.toContain(SENTINEL);
+    const url = await app.router.dispatch('proxies.url', { ...proxies[0]!, includeCredentials: false }, ctx());
+    expect(JSON.stringify(url)).not.toContain(SENTINEL);
+  });
+
+  it('is in the text when asked for after the warning, and still in no log line or file', async () => {
+    await app.router.dispatch('settings.set', { settings: { exportCredentialsAcknowledged: true } }, ctx());
+    for (const format of ExportFormat.options) {
+      const answer = await exportAs(format, true);
+      expect(answer.ok).toBe(true);
+      if (format !== 'pac') expect(JSON.stringify(answer)).toContain(SENTINEL);
+    }
+    const url = await app.router.dispatch('proxies.url', { ...proxies[0]!, includeCredentials: true }, ctx());
+    expect(JSON.stringify(url)).toContain(`alice:${SENTINEL}@`);
+    app.history.flush();
+    expect(logger.lines.filter((l) => l.includes(SENTINEL))).toEqual([]);
+    for (const file of filesUnder(dataDir)) expect(readFileSync(file).includes(SENTINEL), file).toBe(false);
+  });
+});
