@@ -105,7 +105,8 @@ function pick(errors: ErrorObject[]): ErrorObject[] {
   const kept = [...byPath.values()].filter((e) => rankOf(e) === best.get(e.instancePath));
   // An anyOf/oneOf that failed because of something found deeper says less than that thing.
   return kept.filter(
-    (e) => !((e.keyword === 'anyOf' || e.keyword === 'oneOf') && kept.some((o) => o !== e && o.instancePath.startsWith(`${e.instancePath}/`))),
+    (e) =>
+      !((e.keyword === 'anyOf' || e.keyword === 'oneOf') && kept.some((o) => o !== e && o.instancePath.startsWith(`${e.instancePath}/`))),
   );
 }
 
@@ -119,7 +120,11 @@ const typeWords: Record<string, string> = {
   null: 'empty',
 };
 
-const segments = (pointer: string) => pointer.split('/').slice(1).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+const segments = (pointer: string) =>
+  pointer
+    .split('/')
+    .slice(1)
+    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
 
 function wording(e: ErrorObject, key: string): string {
   switch (e.keyword) {
@@ -162,7 +167,14 @@ export function schemaProblems(text: string, kind: SchemaKind): SchemaProblem[] 
   };
   if (value === null || value === undefined) return [];
   if (typeof value !== 'object' || Array.isArray(value))
-    return [at(...rangeOf(doc.contents), '', `The ${kind} must be a mapping of keys (“key: value” lines), not a ${Array.isArray(value) ? 'list' : 'single value'}.`, 'error')];
+    return [
+      at(
+        ...rangeOf(doc.contents),
+        '',
+        `The ${kind} must be a mapping of keys (“key: value” lines), not a ${Array.isArray(value) ? 'list' : 'single value'}.`,
+        'error',
+      ),
+    ];
 
   const problems: SchemaProblem[] = [];
   const validate = validators()[kind];
@@ -174,7 +186,9 @@ export function schemaProblems(text: string, kind: SchemaKind): SchemaProblem[] 
       let [from, to] = rangeOf(top ? doc.contents : node);
       if (e.keyword === 'additionalProperties') {
         const parent = top ? doc.contents : node;
-        const pair = isMap(parent) ? parent.items.find((p) => isPair(p) && isScalar(p.key) && String(p.key.value) === e.params.additionalProperty) : undefined;
+        const pair = isMap(parent)
+          ? parent.items.find((p) => isPair(p) && isScalar(p.key) && String(p.key.value) === e.params.additionalProperty)
+          : undefined;
         if (pair) [from, to] = rangeOf(pair.key);
       } else if (isMap(node) || top) {
         to = Math.min(to, text.indexOf('\n', from) === -1 ? text.length : text.indexOf('\n', from));
@@ -188,7 +202,9 @@ export function schemaProblems(text: string, kind: SchemaKind): SchemaProblem[] 
     for (const pair of doc.contents.items) {
       if (!isScalar(pair.key) || knownTopLevel.has(String(pair.key.value))) continue;
       const name = String(pair.key.value);
-      problems.push(at(...rangeOf(pair.key), name, `cloud-init has no module that reads “${name}”: it will ignore it. Check the spelling.`, 'warning'));
+      problems.push(
+        at(...rangeOf(pair.key), name, `cloud-init has no module that reads “${name}”: it will ignore it. Check the spelling.`, 'warning'),
+      );
     }
   }
   return problems.sort((a, b) => a.from - b.from);
