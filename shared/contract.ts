@@ -24,6 +24,7 @@ import { alertsChannels, alertsEvents } from './channels/alerts';
 import { historyChannels, historyEvents } from './channels/history';
 import { consoleChannels } from './channels/console';
 import { vmMetaChannels } from './channels/vm-meta';
+import { cloudInitChannels } from './channels/cloud-init';
 
 export { AppInfo, AppStatus } from './channels/app';
 
@@ -44,6 +45,7 @@ export const channels = {
   ...historyChannels,
   ...consoleChannels,
   ...vmMetaChannels,
+  ...cloudInitChannels,
 } as const;
 
 export const events = {

@@ -37,6 +37,7 @@ const reads: ReadonlySet<string> = new Set<ChannelName>([
   'vm.notes',
   'vm.taskHistory',
   'vm.taskLog',
+  'cloudInit.check',
 ]);
 
 export function isReadChannel(channel: string): boolean {
