@@ -128,8 +128,11 @@ const segments = (pointer: string) =>
 
 function wording(e: ErrorObject, key: string): string {
   switch (e.keyword) {
-    case 'additionalProperties':
-      return `“${String(e.params.additionalProperty)}” is not a key cloud-init knows in “${key || 'the document'}”`;
+    case 'additionalProperties': {
+      const known = Object.keys(((e.parentSchema as Schema | undefined)?.properties as object | undefined) ?? {});
+      const takes = known.length > 0 && known.length <= 16 ? `; it takes ${known.join(', ')}` : '';
+      return `“${String(e.params.additionalProperty)}” is not a key cloud-init knows in “${key || 'the document'}”${takes}`;
+    }
     case 'required':
       return `“${key || 'the document'}” needs “${String(e.params.missingProperty)}”`;
     case 'type':

@@ -51,7 +51,14 @@ describeE2e("user-data is checked against cloud-init's schema before any request
     // Hovering the mark shows the schema's words.
     await lines.nth(5).locator('.cm-lintRange-error').hover();
     const tip = dialog.locator('.cloud-init-editor .cm-tooltip-lint');
-    await expect.poll(() => tip.textContent(), poll).toContain('“contnet” is not a key cloud-init knows in “write_files.0”');
+    await expect.poll(() => tip.textContent(), poll).toContain('“contnet” is not a key cloud-init knows in “write_files.0”; it takes');
+    expect(await tip.textContent()).toContain('content');
+    // Readable in both themes while shown (axe's contrast rule sees into the editor's shadow root).
+    for (const theme of ['light', 'dark'] as const) {
+      await page.evaluate((t) => (document.documentElement.dataset.theme = t), theme);
+      const v = await axeViolations(page, '[role="dialog"]');
+      expect(v, formatViolations(`Create proxy, the mark's words shown, ${theme}`, v)).toEqual([]);
+    }
     await page.mouse.move(0, 0);
 
     const writesBefore = demo.sim.requests.records.filter((r) => r.method !== 'GET').length;

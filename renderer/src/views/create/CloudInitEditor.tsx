@@ -31,6 +31,8 @@ const theme = EditorView.theme({
   '.cm-content': { fontFamily: 'ui-monospace, "DejaVu Sans Mono", monospace', caretColor: 'var(--text)' },
   '&.cm-focused': { outline: '2px solid var(--accent)' },
   '.cm-scroller': { minHeight: '180px', maxHeight: '320px' },
+  // The marks' words on hover, in the app's colours (CodeMirror's own are light only).
+  '.cm-tooltip': { backgroundColor: 'var(--panel)', color: 'var(--text)', border: '1px solid var(--border)' },
 });
 
 /** Colours from the app's theme variables, so the text reads well in light and dark. */
