@@ -7,7 +7,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { AppError } from '../../../../main/errors/app-error';
-import { madeHere, startEnv, type Env } from './harness';
+import { madeHere, SENTINEL, startEnv, type Env } from './harness';
 
 let env: Env | undefined;
 afterEach(async () => {
@@ -47,6 +47,23 @@ describe("main refuses a cloud-config cloud-init's schema refuses", () => {
     }
     expect(env.t.sim.requests.records.slice(since).filter((q) => q.method !== 'GET')).toEqual([]);
     expect(env.manager.list().length).toBe(tasksBefore);
+  });
+
+  it('the refusal names keys, never a value: a password in the document stays out of the words', async () => {
+    env = await startEnv({ dataset: 'demo', timeScale: 0.001, agentDelayMs: 0 });
+    const withSecret = `#cloud-config\nchpasswd:\n  expire: "${SENTINEL}"\nusers:\n  - name: ops\n    passwd: "${SENTINEL}"\n    sudoo: "${SENTINEL}"\n`;
+    const r = await refused(
+      env.manager.createProxies({
+        clusterId: 'sim',
+        node: 'pv1-1',
+        template: 't9001',
+        machineType: 'small',
+        count: 1,
+        cloudInit: withSecret,
+      }),
+    );
+    expect(r.message).toContain('at line 3: “chpasswd.expire” must be true or false');
+    expect(`${r.message} ${r.hint}`).not.toContain(SENTINEL);
   });
 
   it('a top-level key no module reads is not refused: the create goes ahead', async () => {
