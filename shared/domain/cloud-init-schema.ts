@@ -67,11 +67,11 @@ function validators(): Record<SchemaKind, ValidateFunction> {
   return compiled;
 }
 
-/** Every top-level key some cloud-init module (or the base config) reads. */
-const knownTopLevel: ReadonlySet<string> = new Set(
+/** Every top-level key some cloud-init module (or the base config) reads, with its schema. */
+const topLevel: ReadonlyMap<string, Schema> = new Map(
   (cloudConfigSchema.allOf as { $ref: string }[]).flatMap(({ $ref }) => {
-    const def = (cloudConfigSchema.$defs as Record<string, { properties?: object }>)[$ref.replace('#/$defs/', '')];
-    return Object.keys(def?.properties ?? {});
+    const def = (cloudConfigSchema.$defs as Record<string, { properties?: Record<string, Schema> }>)[$ref.replace('#/$defs/', '')];
+    return Object.entries(def?.properties ?? {});
   }),
 );
 
@@ -203,8 +203,15 @@ export function schemaProblems(text: string, kind: SchemaKind): SchemaProblem[] 
   }
   if (kind === 'cloud-config' && isMap(doc.contents)) {
     for (const pair of doc.contents.items) {
-      if (!isScalar(pair.key) || knownTopLevel.has(String(pair.key.value))) continue;
+      if (!isScalar(pair.key)) continue;
       const name = String(pair.key.value);
+      const known = topLevel.get(name);
+      // A deprecated module key, as `cloud-init schema` lists it under "deprecations": cloud-init still reads it.
+      if (known?.deprecated === true)
+        problems.push(
+          at(...rangeOf(pair.key), name, `“${name}” is deprecated: ${plain(known.description) ?? 'see cloud-init’s docs'}`, 'warning'),
+        );
+      if (known) continue;
       problems.push(
         at(...rangeOf(pair.key), name, `cloud-init has no module that reads “${name}”: it will ignore it. Check the spelling.`, 'warning'),
       );

@@ -143,6 +143,10 @@ describe.skipIf(skip)("the app's schema check gives Debian's cloud-init verdict"
     if (name in broken) expect(theirs.verdict, 'the broken corpus is refused by cloud-init itself').toBe('invalid');
     if (name.startsWith('a deprecated'))
       expect(theirs.said, 'cloud-init schema names the deprecated key').toContain('apt_update: DEPRECATED');
+    if (name.startsWith('a deprecated'))
+      expect(schemaProblems(text, 'cloud-config').map((p) => [p.line, p.severity, p.message])).toEqual([
+        [2, 'warning', '“apt_update” is deprecated: Dropped after April 2027. Use “package_update”.'],
+      ]);
     if (name.startsWith('preset') || name === 'operator sample') expect(ours).toBe('valid');
   });
 });
