@@ -25,6 +25,7 @@ import { historyChannels, historyEvents } from './channels/history';
 import { consoleChannels } from './channels/console';
 import { vmMetaChannels } from './channels/vm-meta';
 import { exportsChannels } from './channels/exports';
+import { cloudInitChannels } from './channels/cloud-init';
 
 export { AppInfo, AppStatus } from './channels/app';
 
@@ -46,6 +47,7 @@ export const channels = {
   ...consoleChannels,
   ...vmMetaChannels,
   ...exportsChannels,
+  ...cloudInitChannels,
 } as const;
 
 export const events = {

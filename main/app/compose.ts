@@ -25,6 +25,7 @@ import { createRrdService } from '../services/rrd/service';
 import { rrdHandlers } from '../services/rrd/handlers';
 import { consoleHandlers } from '../services/console/handlers';
 import { vmMetaHandlers } from '../services/vm-meta/handlers';
+import { cloudInitHandlers } from '../services/cloud-init/handlers';
 import { join } from 'node:path';
 import { openHistoryDatabase } from '../services/history/history-db';
 import { historyHandlers } from '../services/history/handlers';
@@ -245,6 +246,8 @@ export function composeApp(options: ComposeOptions): ComposedApp {
         saver: options.fileSaver ?? noFileSaver,
       }),
     ),
+    // Issue 25: cloud-init's own schema, for the editors' marks.
+    ...cloudInitHandlers(),
   };
   const router = createRouter(handlers, logger.child({ part: 'ipc' }));
 

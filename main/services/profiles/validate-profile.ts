@@ -2,9 +2,13 @@
  * The meaning checks on top of the shapes: the core's profile schema (an
  * https URL, node names, a VMID range, at least one template...) with every
  * problem listed, and the defaults filled in so the stored profile says
- * exactly what the app will use.
+ * exactly what the app will use. A vendor-data that is a cloud-config is
+ * checked against cloud-init's own schema (issue 25 item 1), so it is
+ * refused at its line when saved, not found broken at a proxy's first boot.
  */
+import { schemaRefusal } from '../../../shared/domain/cloud-init-schema';
 import type { ProfileFields } from '../../../shared/domain/profile';
+import { userDataKind, yamlProblems } from '../../../shared/domain/user-data';
 import { ProfileSchema } from '../../core';
 import { AppError } from '../../errors/app-error';
 import { toCoreProfile } from './core-profile';
@@ -19,6 +23,8 @@ export function checkProfile(fields: ProfileFields): ProfileCheck {
       problems: parsed.error.issues.map((i) => ({ field: i.path.map(String).join('.') || '(profile)', message: i.message })),
     };
   }
+  const vendorData = vendorDataProblem(fields.vendorData);
+  if (vendorData) return { ok: false, problems: [{ field: 'vendorData', message: vendorData }] };
   const core = parsed.data;
   return {
     ok: true,
@@ -29,6 +35,15 @@ export function checkProfile(fields: ProfileFields): ProfileCheck {
       installGuestAgent: core.installGuestAgent,
     },
   };
+}
+
+/** A cloud-config vendor-data that does not parse or that cloud-init's schema refuses; other kinds (a script) pass. */
+function vendorDataProblem(text: string | undefined): string | undefined {
+  if (text === undefined || userDataKind(text) !== 'cloud-config') return undefined;
+  const yamlError = yamlProblems(text).find((p) => p.severity === 'error');
+  if (yamlError)
+    return `The vendor-data is not valid YAML at line ${text.slice(0, yamlError.from).split('\n').length}: ${yamlError.message}`;
+  return schemaRefusal(text, 'cloud-config', 'vendor-data');
 }
 
 /** One invalid-input error naming every problem, one per line; `field` points at the first. */

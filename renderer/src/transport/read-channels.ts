@@ -39,6 +39,7 @@ const reads: ReadonlySet<string> = new Set<ChannelName>([
   'vm.taskLog',
   'proxies.export',
   'proxies.url',
+  'cloudInit.check',
 ]);
 
 export function isReadChannel(channel: string): boolean {

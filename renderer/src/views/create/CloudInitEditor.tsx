@@ -1,6 +1,9 @@
 /**
  * The cloud-init user-data editor: CodeMirror 6 with YAML highlighting and
- * a linter that marks what the `yaml` package cannot parse. The editor is
+ * a linter that marks what the `yaml` package cannot parse and, for a
+ * cloud-config that parses, what cloud-init's own schema refuses (main
+ * checks it: the `cloudInit.check` channel, issue 25 item 1), each at its
+ * line with the schema's words; an unknown top-level key is a warning. The editor is
  * created once; a new value from outside (a preset) replaces its text.
  * It lives in a shadow root: there CodeMirror styles itself with
  * constructable stylesheets, which the strict CSP allows, instead of the
@@ -20,6 +23,7 @@ import { linter, lintGutter } from '@codemirror/lint';
 import { EditorState } from '@codemirror/state';
 import { EditorView, keymap, lineNumbers } from '@codemirror/view';
 import { headerProblem, userDataKind, yamlProblems, type UserDataPlace, type YamlProblem } from '../../../../shared/domain/user-data';
+import { useTasks } from '../../stores/tasks';
 
 const theme = EditorView.theme({
   '&': { backgroundColor: 'var(--panel)', color: 'var(--text)', border: '1px solid var(--border)', borderRadius: '4px', fontSize: '13px' },
@@ -27,6 +31,8 @@ const theme = EditorView.theme({
   '.cm-content': { fontFamily: 'ui-monospace, "DejaVu Sans Mono", monospace', caretColor: 'var(--text)' },
   '&.cm-focused': { outline: '2px solid var(--accent)' },
   '.cm-scroller': { minHeight: '180px', maxHeight: '320px' },
+  // The marks' words on hover, in the app's colours (CodeMirror's own are light only).
+  '.cm-tooltip': { backgroundColor: 'var(--panel)', color: 'var(--text)', border: '1px solid var(--border)' },
 });
 
 /** Colours from the app's theme variables, so the text reads well in light and dark. */
@@ -44,6 +50,20 @@ function problemsOf(text: string, place: UserDataPlace): YamlProblem[] {
   if (header)
     return [{ from: 0, to: Math.max(0, text.indexOf('\n') === -1 ? text.length : text.indexOf('\n')), message: header, severity: 'error' }];
   return userDataKind(text) === 'cloud-config' ? yamlProblems(text) : [];
+}
+
+/** The local marks, then (when the YAML parses) cloud-init's schema's, asked of main; a failed ask adds none. */
+async function marksOf(text: string, place: UserDataPlace): Promise<YamlProblem[]> {
+  const local = problemsOf(text, place);
+  const api = useTasks.getState().api;
+  if (local.some((p) => p.severity === 'error') || userDataKind(text) !== 'cloud-config' || !api) return local;
+  const answer = await api.request['cloudInit.check']({ text, kind: 'cloud-config' });
+  if (!answer.ok) return local;
+  const end = text.length;
+  return [
+    ...local,
+    ...answer.value.map((p) => ({ from: Math.min(p.from, end), to: Math.min(p.to, end), message: p.message, severity: p.severity })),
+  ];
 }
 
 export interface CloudInitEditorProps {
@@ -78,7 +98,7 @@ export function CloudInitEditor({ value, onChange, label, describedBy, presetsAb
           keymap.of([...defaultKeymap, ...historyKeymap]),
           yaml(),
           syntaxHighlighting(highlight),
-          linter((cm) => problemsOf(cm.state.doc.toString(), placeRef.current), { delay: 250 }),
+          linter((cm) => marksOf(cm.state.doc.toString(), placeRef.current), { delay: 250 }),
           lintGutter(),
           theme,
           EditorView.contentAttributes.of({
