@@ -17,6 +17,7 @@ import { securePrivateDataDir } from '../files/data-dir';
 import { startDemoCluster } from '../services/demo/demo-cluster';
 import { createProfileService, profilesHandlers, type DocumentStoreOpener, type ProfileService } from '../services/profiles';
 import type { SecretVault } from '../services/secrets/vault';
+import { createProxyCredentialStore, type KnownVm, type ProxyCredentialStore } from '../services/proxy-credentials/store';
 import { doctorHandlers, profileFromDirectory, runDoctor, type ResolveProfileConnection } from '../services/doctor';
 import { createMonitoring, type MonitoringOptions } from './monitoring';
 import { profileCatalogue } from '../services/templates/profile-catalogue';
@@ -79,6 +80,8 @@ export interface ComposedApp {
   history: HistoryStore;
   /** The alert engine and its webhook targets (for tests). */
   alerts: AlertService;
+  /** Issue 24: the proxies' credentials (the ProxyCredentialLookup the checks and the exports ask). */
+  credentials: ProxyCredentialStore;
   dispose(): Promise<void>;
 }
 
@@ -103,14 +106,36 @@ export function composeApp(options: ComposeOptions): ComposedApp {
   const demo = options.demo ?? 'auto';
   if (demo === 'force' || (demo === 'auto' && profiles.isEmpty)) profiles.startDemo(() => startDemoCluster(logger));
 
+  // Issue 24: each proxy's username and password, kept with the same secret keeper as the tokens; the checks send
+  // them, the create's seed gets them, the drawer reveals them on request. The inventory (built just below) names
+  // the VM behind a VMID, so a reused VMID never gets a deleted proxy's credentials.
+  const vmOf: { vm?: (clusterId: string, vmid: number) => KnownVm | undefined } = {};
+  const credentials = createProxyCredentialStore({
+    vault: profiles.vault,
+    dataDir: options.dataDir,
+    logger,
+    tokenStorage: (clusterId) => {
+      try {
+        return profiles.get(clusterId).token.secretStorage;
+      } catch {
+        return undefined;
+      }
+    },
+    vm: (clusterId, vmid) => vmOf.vm?.(clusterId, vmid),
+  });
+
   const resolveProfile = options.doctorProfiles ?? profileFromDirectory(profiles.directory);
   // The inventory asks the task history which marked VMs this app made, and from what; the manager is built just below.
   const taskHistory: { proxyOrigin?: (clusterId: string, uid: string) => ProxyOrigin | undefined } = {};
   const monitoring = createMonitoring(profiles.directory, bus, logger, {
     ...options.monitoring,
-    proxyCheck: { defaultTargetUrl: () => profiles.settings().proxyCheckUrl, ...options.monitoring?.proxyCheck },
+    proxyCheck: { defaultTargetUrl: () => profiles.settings().proxyCheckUrl, credentials, ...options.monitoring?.proxyCheck },
     inventory: { proxyOrigin: (clusterId, uid) => taskHistory.proxyOrigin?.(clusterId, uid), ...options.monitoring?.inventory },
   });
+  vmOf.vm = (clusterId, vmid) => {
+    const row = monitoring.inventory.vm(clusterId, vmid);
+    return row && { ...(row.uid ? { uid: row.uid } : {}), ...(row.name ? { name: row.name } : {}) };
+  };
   const taskServices = createTaskServices({
     directory: profiles.directory,
     bus,
@@ -141,6 +166,7 @@ export function composeApp(options: ComposeOptions): ComposedApp {
     limits: limitsFromSettings(profiles.settings()),
     // The tasks snapshot's notices carry the profile file's too (a data folder it could not write at start).
     notices: () => profiles.notices(),
+    credentials,
     ...options.tasks,
   });
   taskHistory.proxyOrigin = taskServices.tasks.proxyOrigin;
@@ -241,6 +267,7 @@ export function composeApp(options: ComposeOptions): ComposedApp {
     checks,
     history,
     alerts,
+    credentials,
     async dispose() {
       // Queued history first, synchronously: the shell may exit before the awaits below finish.
       history.flush();

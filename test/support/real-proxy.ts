@@ -13,16 +13,29 @@
  * the pid file and logs in the temp folder. The app has no Dante preset:
  * its config is written here, to refuse clients on demand.
  *
+ * With credentials (issue 24) a preset is rendered with "require a username
+ * and password" and its placeholders filled as main fills them when it
+ * builds the seed (the htpasswd hash made by the app's own md5-crypt), so
+ * the daemon enforces exactly what a VM's would.
+ *
  * A daemon that is not installed makes its tests skip, saying why
- * (`.ci/run` installs them with apt-get).
+ * (`.ci/run` installs them with apt-get). Over 300 lines: one daemon
+ * harness, each daemon's config adapter beside the one process runner.
  */
 import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { connect, createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { presets, type Preset } from '../../renderer/src/views/create/presets';
+import { fillCredentials } from '../../shared/domain/proxy-credentials';
+import { md5Crypt } from '../../main/services/proxy-credentials/md5-crypt';
+
+export interface TestCredentials {
+  username: string;
+  password: string;
+}
 
 export type Daemon = 'squid' | 'tinyproxy' | 'microsocks' | 'danted';
 
@@ -64,11 +77,24 @@ interface CloudConfig {
   write_files?: { path: string; content: string }[];
 }
 
-/** The file a preset writes at `path`, rendered for `port`, as cloud-init would write it. */
-export function presetFile(id: Preset['id'], port: number, path: string): string {
+/** The user-data a preset gives the seed for `port`: with `credentials`, its placeholders filled as main fills them. */
+export function presetUserData(id: Preset['id'], port: number, credentials?: TestCredentials): string {
   const preset = presets.find((p) => p.id === id);
   if (!preset) throw new Error(`no preset ${id}`);
-  const file = (parse(preset.render(port)) as CloudConfig).write_files?.find((f) => f.path === path);
+  const text = preset.render(port, { credentials: credentials !== undefined });
+  if (!credentials) return text;
+  const { username, password } = credentials;
+  return fillCredentials(text, {
+    user: username,
+    password,
+    apr1: md5Crypt(password, 'TeStSaLt', '$apr1$'),
+    crypt: md5Crypt(password, 'TeStSaLt', '$1$'),
+  });
+}
+
+/** The file a preset writes at `path`, rendered for `port`, as cloud-init would write it. */
+export function presetFile(id: Preset['id'], port: number, path: string, credentials?: TestCredentials): string {
+  const file = (parse(presetUserData(id, port, credentials)) as CloudConfig).write_files?.find((f) => f.path === path);
   if (!file) throw new Error(`the ${id} preset writes no ${path}`);
   return file.content;
 }
@@ -80,11 +106,30 @@ export function scratch(prefix: string): { dir: string; remove(): void } {
   return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
-/** Squid's preset config for `port`, adapted for a test in `dir`. */
-export function squidConfig(port: number, dir: string): string {
-  const preset = presetFile('squid', port, '/etc/squid/squid.conf');
+export interface SquidOptions {
+  credentials?: TestCredentials;
+  /** Test targets' ports CONNECT may reach besides 443 (added to the preset's SSL_ports). */
+  sslPorts?: number[];
+}
+
+/**
+ * Squid's preset config for `port`, adapted for a test in `dir`; with credentials, the preset's htpasswd file is
+ * written to `dir/passwords` (group proxy, 0640 as the preset says, when the test runs as root) and read from there.
+ */
+export function squidConfig(port: number, dir: string, options: SquidOptions = {}): string {
+  let preset = presetFile('squid', port, '/etc/squid/squid.conf', options.credentials);
   const listen = new RegExp(`^http_port ${port}$`, 'm');
   if (!listen.test(preset)) throw new Error(`the Squid preset does not listen with "http_port ${port}"`);
+  if (options.credentials) {
+    const passwords = join(dir, 'passwords');
+    writeFileSync(passwords, presetFile('squid', port, '/etc/squid/passwords', options.credentials), { mode: 0o640 });
+    const proxyGid = process.getuid?.() === 0 ? spawnSync('getent', ['group', 'proxy'], { encoding: 'utf8' }).stdout.split(':')[2] : undefined;
+    if (proxyGid) chownSync(passwords, 0, Number(proxyGid));
+    else chmodSync(passwords, 0o644);
+    if (!preset.includes(' /etc/squid/passwords\n')) throw new Error('the Squid preset does not read /etc/squid/passwords');
+    preset = preset.replace(' /etc/squid/passwords\n', ` ${passwords}\n`);
+  }
+  for (const ssl of options.sslPorts ?? []) preset = preset.replace(/^(acl SSL_ports port 443)$/m, `$1\nacl SSL_ports port ${ssl}`);
   return [
     preset.replace(listen, `http_port 127.0.0.1:${port}`).replace(/^(acl private_nets src .*)$/m, '$1\nacl private_nets src 127.0.0.1'),
     `pid_filename ${dir}/squid.pid`,
@@ -99,18 +144,35 @@ export function squidConfig(port: number, dir: string): string {
 }
 
 /** tinyproxy's preset config for `port`, adapted for a test in `dir`. */
-export function tinyproxyConfig(port: number, dir: string): string {
-  const preset = presetFile('tinyproxy', port, '/etc/tinyproxy/tinyproxy.conf');
+export function tinyproxyConfig(port: number, dir: string, credentials?: TestCredentials): string {
+  const preset = presetFile('tinyproxy', port, '/etc/tinyproxy/tinyproxy.conf', credentials);
   if (!new RegExp(`^Port ${port}$`, 'm').test(preset)) throw new Error(`the tinyproxy preset does not listen with "Port ${port}"`);
   return `${preset}Listen 127.0.0.1\nAllow 127.0.0.1\nPidFile "${dir}/tinyproxy.pid"\n`;
 }
 
 /** microsocks' command line from the preset's systemd unit, listening on 127.0.0.1 instead of every address. */
-export function microsocksArgs(port: number): string[] {
-  const unit = presetFile('socks5', port, '/etc/systemd/system/microsocks.service');
+export function microsocksArgs(port: number, credentials?: TestCredentials): string[] {
+  const unit = presetFile('socks5', port, '/etc/systemd/system/microsocks.service', credentials);
   const line = /^ExecStart=(\S+) (.*)$/m.exec(unit);
   if (!line || line[1] !== binary.microsocks) throw new Error(`the microsocks preset's ExecStart does not run ${binary.microsocks}`);
-  const args = line[2]!.trim().split(/\s+/);
+  // systemd's EnvironmentFile= then ${NAME} in ExecStart (systemd.exec(5), systemd.service(5)), as the unit says.
+  const environment = new Map<string, string>();
+  const envFile = /^EnvironmentFile=(\S+)$/m.exec(unit)?.[1];
+  if (envFile)
+    for (const l of presetFile('socks5', port, envFile, credentials).split('\n')) {
+      const m = /^([A-Z_]+)=(.*)$/.exec(l);
+      if (m) environment.set(m[1]!, m[2]!);
+    }
+  const args = line[2]!
+    .trim()
+    .split(/\s+/)
+    .map((a) =>
+      a.replace(/^\$\{([A-Z_]+)\}$/, (_, name: string) => {
+        const value = environment.get(name);
+        if (value === undefined) throw new Error(`the microsocks unit uses \${${name}}, which its EnvironmentFile does not set`);
+        return value;
+      }),
+    );
   const i = args.indexOf('-i');
   if (i === -1) throw new Error("the microsocks preset's ExecStart names no listen address (-i)");
   args[i + 1] = '127.0.0.1';
@@ -281,11 +343,11 @@ async function run(
   return { daemon, version: daemonVersion(daemon), protocol, port, dir: folder.dir, output, kill: () => stopGroup(child, 'SIGKILL'), stop };
 }
 
-export async function startSquid(): Promise<RealProxy> {
+export async function startSquid(options: SquidOptions = {}): Promise<RealProxy> {
   const port = await freePort();
   const folder = scratch('squid');
   const file = join(folder.dir, 'squid.conf');
-  writeFileSync(file, squidConfig(port, folder.dir));
+  writeFileSync(file, squidConfig(port, folder.dir, options));
   // -N: in the foreground, one process (no kids), so a kill ends it all.
   // Squid says it listens in its cache.log, not on stderr once that is open.
   const cacheLog = join(folder.dir, 'cache.log');
@@ -293,17 +355,17 @@ export async function startSquid(): Promise<RealProxy> {
   return run('squid', 'http', port, ['-N', '-f', file], folder, ready);
 }
 
-export async function startTinyproxy(): Promise<RealProxy> {
+export async function startTinyproxy(credentials?: TestCredentials): Promise<RealProxy> {
   const port = await freePort();
   const folder = scratch('tinyproxy');
   const file = join(folder.dir, 'tinyproxy.conf');
-  writeFileSync(file, tinyproxyConfig(port, folder.dir));
+  writeFileSync(file, tinyproxyConfig(port, folder.dir, credentials));
   return run('tinyproxy', 'http', port, ['-d', '-c', file], folder, (said) => said.includes('Accepting connections'));
 }
 
-export async function startMicrosocks(): Promise<RealProxy> {
+export async function startMicrosocks(credentials?: TestCredentials): Promise<RealProxy> {
   const port = await freePort();
-  return run('microsocks', 'socks5', port, microsocksArgs(port), scratch('microsocks'));
+  return run('microsocks', 'socks5', port, microsocksArgs(port, credentials), scratch('microsocks'));
 }
 
 export async function startDante(clients: 'pass' | 'block'): Promise<RealProxy> {
