@@ -24,6 +24,7 @@ import { alertsChannels, alertsEvents } from './channels/alerts';
 import { historyChannels, historyEvents } from './channels/history';
 import { consoleChannels } from './channels/console';
 import { vmMetaChannels } from './channels/vm-meta';
+import { proxyCredentialsChannels } from './channels/proxy-credentials';
 
 export { AppInfo, AppStatus } from './channels/app';
 
@@ -44,6 +45,7 @@ export const channels = {
   ...historyChannels,
   ...consoleChannels,
   ...vmMetaChannels,
+  ...proxyCredentialsChannels,
 } as const;
 
 export const events = {

@@ -17,6 +17,7 @@ import { securePrivateDataDir } from '../files/data-dir';
 import { startDemoCluster } from '../services/demo/demo-cluster';
 import { createProfileService, profilesHandlers, type DocumentStoreOpener, type ProfileService } from '../services/profiles';
 import type { SecretVault } from '../services/secrets/vault';
+import { proxyCredentialsHandlers } from '../services/proxy-credentials/handlers';
 import { createProxyCredentialStore, type KnownVm, type ProxyCredentialStore } from '../services/proxy-credentials/store';
 import { doctorHandlers, profileFromDirectory, runDoctor, type ResolveProfileConnection } from '../services/doctor';
 import { createMonitoring, type MonitoringOptions } from './monitoring';
@@ -252,6 +253,8 @@ export function composeApp(options: ComposeOptions): ComposedApp {
     ...historyHandlers(history),
     ...consoleHandlers(profiles.directory),
     // Issue 23: notes and tags, and the cluster's own task history of a proxy.
+    // Issue 24: a proxy's credentials, revealed only when the drawer asks for that one proxy.
+    ...proxyCredentialsHandlers(credentials),
     ...vmMetaHandlers({ directory: profiles.directory, refreshAfterWrite: (id) => monitoring.inventory.refreshAfterOperation(id) }),
   };
   const router = createRouter(handlers, logger.child({ part: 'ipc' }));

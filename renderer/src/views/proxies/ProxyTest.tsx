@@ -17,6 +17,7 @@ import { checkKey, useProxyCheck } from '../../stores/proxy-check';
 import { checksKey, useChecks } from '../../stores/checks';
 import { DEFAULT_ENDPOINT, DEFAULT_PORT, proxyUrl } from '../../../../shared/domain/proxy-endpoint';
 import type { ProxyRow } from './rows';
+import { ProxyCredentials } from './ProxyCredentials';
 
 export function ProxyTest({ row }: { row: ProxyRow }) {
   const entry = useProxyCheck((s) => s.checks[checkKey(row.clusterId, row.vmid)]);
@@ -52,6 +53,9 @@ export function ProxyTest({ row }: { row: ProxyRow }) {
         <p>Give a valid port below to see its address.</p>
       ) : (
         <p>No address yet: the guest agent has not reported one.</p>
+      )}
+      {parsed.success && (
+        <ProxyCredentials clusterId={row.clusterId} vmid={row.vmid} address={row.address} protocol={protocol} port={Number(port)} />
       )}
       <form
         className="inline-form"
