@@ -19,8 +19,8 @@
  * the daemon enforces exactly what a VM's would.
  *
  * A daemon that is not installed makes its tests skip, saying why
- * (`.ci/run` installs them with apt-get). Over 300 lines: one daemon
- * harness, each daemon's config adapter beside the one process runner.
+ * (`.ci/run` installs them with apt-get). Long because it is one daemon
+ * harness: each daemon's config adapter beside the one process runner.
  */
 import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { chmodSync, chownSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
