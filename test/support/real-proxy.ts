@@ -180,13 +180,13 @@ export function microsocksArgs(port: number, credentials?: TestCredentials): str
 }
 
 /** Dante on 127.0.0.1, leaving from 127.0.0.1; `clients: 'block'` turns every client away as it is accepted. */
-export function danteConfig(port: number, clients: 'pass' | 'block'): string {
+export function danteConfig(port: number, clients: 'pass' | 'block', method: 'none' | 'username' = 'none'): string {
   return [
     'logoutput: stderr',
     `internal: 127.0.0.1 port = ${port}`,
     'external: 127.0.0.1',
     'clientmethod: none',
-    'socksmethod: none',
+    `socksmethod: ${method}`,
     'user.privileged: root',
     'user.unprivileged: nobody',
     `client ${clients} { from: 127.0.0.0/8 to: 0.0.0.0/0 }`,
@@ -322,8 +322,10 @@ async function run(
   args: string[],
   folder: { dir: string; remove(): void },
   ready?: (output: string) => boolean,
+  /** Run through another program (unshare) that ends by exec'ing the daemon with `args`. */
+  via?: { file: string; args: (daemonArgs: string[]) => string[] },
 ): Promise<RealProxy> {
-  const child = spawnGroup(binary[daemon], args);
+  const child = via ? spawnGroup(via.file, via.args(args)) : spawnGroup(binary[daemon], args);
   process.once('exit', folder.remove);
   let printed = '';
   child.stdout.on('data', (c: Buffer) => (printed += c.toString()));
@@ -368,12 +370,36 @@ export async function startMicrosocks(credentials?: TestCredentials): Promise<Re
   return run('microsocks', 'socks5', port, microsocksArgs(port, credentials), scratch('microsocks'));
 }
 
-export async function startDante(clients: 'pass' | 'block'): Promise<RealProxy> {
+/**
+ * Dante; with credentials, its `username` method over the system's users, as the user guide's Dante recipe makes
+ * one (`chpasswd -e` with the app's `$1$` hash): the daemon runs in a mount namespace of its own (unshare, as root)
+ * where /etc/passwd and /etc/shadow are copies with that user added, so this machine's own files are untouched.
+ */
+export async function startDante(clients: 'pass' | 'block', credentials?: TestCredentials): Promise<RealProxy> {
   const port = await freePort();
   const folder = scratch('dante');
   const file = join(folder.dir, 'danted.conf');
-  writeFileSync(file, danteConfig(port, clients));
-  return run('danted', 'socks5', port, ['-f', file, '-p', join(folder.dir, 'danted.pid')], folder, (said) =>
-    /Dante\/server\S* v\S+ running/.test(said),
-  );
+  writeFileSync(file, danteConfig(port, clients, credentials ? 'username' : 'none'));
+  const ready = (said: string) => /Dante\/server\S* v\S+ running/.test(said);
+  const args = ['-f', file, '-p', join(folder.dir, 'danted.pid')];
+  if (!credentials) return run('danted', 'socks5', port, args, folder, ready);
+  const passwd = join(folder.dir, 'passwd');
+  const shadow = join(folder.dir, 'shadow');
+  const { username, password } = credentials;
+  writeFileSync(passwd, `${readFileSync('/etc/passwd', 'utf8')}${username}:x:64999:65534::/nonexistent:/usr/sbin/nologin\n`);
+  writeFileSync(shadow, `${readFileSync('/etc/shadow', 'utf8')}${username}:${md5Crypt(password, 'TeStSaLt', '$1$')}:20000:0:99999:7:::\n`, {
+    mode: 0o640,
+  });
+  const script = `mount --bind "$1" /etc/passwd && mount --bind "$2" /etc/shadow && shift 2 && exec ${binary.danted} "$@"`;
+  return run('danted', 'socks5', port, args, folder, ready, {
+    file: '/usr/bin/unshare',
+    args: (daemonArgs) => ['--mount', '--', 'sh', '-c', script, 'dante', passwd, shadow, ...daemonArgs],
+  });
+}
+
+/** Why the Dante username test cannot run here: it needs root, for its own mount namespace. */
+export function danteUsersMissing(): string | undefined {
+  if (missing('danted')) return missing('danted');
+  if (process.getuid?.() !== 0 || !existsSync('/usr/bin/unshare')) return 'not root (or no unshare): skipping Dante with a username';
+  return undefined;
 }

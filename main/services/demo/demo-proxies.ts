@@ -29,7 +29,7 @@
  * BasicAuth; microsocks' environment file): HTTP 407 without or with wrong
  * ones, SOCKS5 "no acceptable method" or an RFC 1929 refusal. So the demo
  * shows the whole path: the check sends the credentials main keeps for it.
- * Long because the three protocols' stand-ins, each with its credential
+ * Long because it holds the three protocols' stand-ins, each with its credential
  * check, beside the one route table they share.
  */
 import { createServer as createHttpServer, type Server as HttpServer, type ServerResponse } from 'node:http';

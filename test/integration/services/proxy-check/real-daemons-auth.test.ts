@@ -5,7 +5,8 @@
  * the app's own check with no credentials, the right ones and wrong ones,
  * over an http target (forwarded, Proxy-Authorization on the request) and an
  * https one (CONNECT, or SOCKS5's RFC 1929). Each preset with credentials is
- * read by its daemon too, and the HTTP presets hide the client from the
+ * read by its daemon too; Dante's username method takes the `$1$` hash the
+ * app makes for `chpasswd -e`. The HTTP presets hide the client from the
  * target (no X-Forwarded-For, no Via) and open CONNECT only to SSL ports.
  */
 import { createServer as createHttpServer, type IncomingHttpHeaders, type Server as HttpServer } from 'node:http';
@@ -22,6 +23,8 @@ import {
   missing,
   scratch,
   squidConfig,
+  danteUsersMissing,
+  startDante,
   startMicrosocks,
   startSquid,
   startTinyproxy,
@@ -163,6 +166,13 @@ describe.skipIf(missing('tinyproxy') !== undefined)('tinyproxy, from its preset 
 describe.skipIf(missing('microsocks') !== undefined)("microsocks, from its preset's unit and environment file", () => {
   it('offers no way in without credentials, refuses wrong ones (RFC 1929), lets the right ones through', async () => {
     const p = await started(() => startMicrosocks(right));
+    await expectCredentialsEnforced(p, [echoUrl, secureUrl]);
+  });
+});
+
+describe.skipIf(danteUsersMissing() !== undefined)("Dante's username method, with the app's $1$ hash for a system user (the guide's recipe)", () => {
+  it('offers no way in without credentials, refuses wrong ones (RFC 1929), lets the right ones through', async () => {
+    const p = await started(() => startDante('pass', right));
     await expectCredentialsEnforced(p, [echoUrl, secureUrl]);
   });
 });
