@@ -14,7 +14,7 @@ import { inventoryFeed } from '../services/tasks/address-watch';
 import { limitsFromSettings } from '../services/tasks/queue/limits-from-settings';
 import { eventNotifier, silentNotifier } from '../ports/notifier';
 import { securePrivateDataDir } from '../files/data-dir';
-import { startDemoCluster } from '../services/demo/demo-cluster';
+import { demoCredentials, startDemoCluster } from '../services/demo/demo-cluster';
 import { createProfileService, profilesHandlers, type DocumentStoreOpener, type ProfileService } from '../services/profiles';
 import type { SecretVault } from '../services/secrets/vault';
 import { proxyCredentialsHandlers } from '../services/proxy-credentials/handlers';
@@ -104,8 +104,6 @@ export function composeApp(options: ComposeOptions): ComposedApp {
     vault: options.secretVault,
     openStore: options.openProfileStore,
   });
-  const demo = options.demo ?? 'auto';
-  if (demo === 'force' || (demo === 'auto' && profiles.isEmpty)) profiles.startDemo(() => startDemoCluster(logger));
 
   // Issue 24: each proxy's username and password, kept with the same secret keeper as the tokens; the checks send
   // them, the create's seed gets them, the drawer reveals them on request. The inventory (built just below) names
@@ -124,6 +122,15 @@ export function composeApp(options: ComposeOptions): ComposedApp {
     },
     vm: (clusterId, vmid) => vmOf.vm?.(clusterId, vmid),
   });
+
+  const demo = options.demo ?? 'auto';
+  // The demo's own proxies get credentials kept like real ones (issue 24), so Test on the demo sends them.
+  if (demo === 'force' || (demo === 'auto' && profiles.isEmpty))
+    profiles.startDemo(async () => {
+      const cluster = await startDemoCluster(logger);
+      await demoCredentials(cluster, credentials);
+      return cluster;
+    });
 
   const resolveProfile = options.doctorProfiles ?? profileFromDirectory(profiles.directory);
   // The inventory asks the task history which marked VMs this app made, and from what; the manager is built just below.

@@ -47,6 +47,9 @@ export const DEMO_CHECK_NOTE = 'demo: checked against the built-in echo';
 /** The demo proxy that fails its checks on purpose (tinyproxy, upstream "down": 502). */
 export const DEMO_BROKEN_VMID = 150_003;
 
+/** The demo's own proxy VMs (each runs a preset from the start). */
+export const demoSeededVmids = (): number[] => Object.keys(SEEDED).map(Number);
+
 export type DemoPresetKind = 'squid' | 'tinyproxy' | 'microsocks';
 const presetPort: Record<DemoPresetKind, number> = { squid: 3128, tinyproxy: 8888, microsocks: 1080 };
 
@@ -164,6 +167,8 @@ export interface DemoProxies extends DemoStandIns {
   echoUrl: string;
   /** Where the check goes for the guest's port; undefined for a VMID the demo does not know. */
   route(vmid: number, port: number): Promise<DemoRoute | undefined>;
+  /** Issue 24: one of the demo's own proxies asks for these credentials from now on (main made and keeps them). */
+  requireCredentials(vmid: number, credentials: { username: string; password: string }): void;
   /** The protocol and port the demo proxy VM's preset listens on (the scheduled checks use it until a Test says otherwise). */
   endpoint(vmid: number): { protocol: 'http' | 'socks5'; port: number } | undefined;
   close(): Promise<void>;
@@ -190,10 +195,10 @@ export async function startDemoProxies(sim: Simulator, logger: Logger): Promise<
   /** Hands a tunnelled connection to the echo, as if it had connected there (it did not: nothing is dialled). */
   const serveEcho = (socket: Socket) => echo.emit('connection', socket);
 
-  function httpProxy(broken: boolean, auth: DemoAuth | undefined): HttpServer {
+  function httpProxy(broken: boolean, authOf: () => DemoAuth | undefined): HttpServer {
     const server = createHttpServer((req, res) => {
       if (broken) return void answer(res, 502, 'demo: this proxy cannot reach anything\n');
-      if (!authorized(auth, req.headers['proxy-authorization'])) {
+      if (!authorized(authOf(), req.headers['proxy-authorization'])) {
         res.setHeader('proxy-authenticate', 'Basic realm="Egress Desk demo proxy"');
         return void answer(res, 407, 'demo: this proxy asks for its username and password\n');
       }
@@ -210,7 +215,7 @@ export async function startDemoProxies(sim: Simulator, logger: Logger): Promise<
     server.on('connect', (req: { url?: string; headers: Record<string, string | string[] | undefined> }, socket: Socket, head: Buffer) => {
       track(socket);
       if (broken) return void socket.end('HTTP/1.1 502 Bad Gateway\r\nContent-Length: 0\r\n\r\n');
-      if (!authorized(auth, req.headers['proxy-authorization']))
+      if (!authorized(authOf(), req.headers['proxy-authorization']))
         return void socket.end(
           'HTTP/1.1 407 Proxy Authentication Required\r\nProxy-Authenticate: Basic realm="Egress Desk demo proxy"\r\nContent-Length: 0\r\n\r\n',
         );
@@ -222,10 +227,10 @@ export async function startDemoProxies(sim: Simulator, logger: Logger): Promise<
     return server;
   }
 
-  function socksProxy(auth: DemoAuth | undefined): Server {
+  function socksProxy(authOf: () => DemoAuth | undefined): Server {
     return createNetServer((socket) => {
       track(socket);
-      socks5Serve(socket, auth).catch(() => socket.destroy());
+      socks5Serve(socket, authOf()).catch(() => socket.destroy());
     });
   }
 
@@ -263,10 +268,13 @@ export async function startDemoProxies(sim: Simulator, logger: Logger): Promise<
   }
 
   const proxies = new Map<number, Promise<Listening & { preset: DemoPreset }>>();
+  const required = new Map<number, DemoAuth>();
   const start = (vmid: number, preset: DemoPreset) => {
     let running = proxies.get(vmid);
     if (!running) {
-      const server = preset.kind === 'microsocks' ? socksProxy(preset.auth) : httpProxy(vmid === DEMO_BROKEN_VMID, preset.auth);
+      // The demo's own proxies get their credentials once main made them (requireCredentials); a created one's are in its seed.
+      const authOf = () => required.get(vmid) ?? preset.auth;
+      const server = preset.kind === 'microsocks' ? socksProxy(authOf) : httpProxy(vmid === DEMO_BROKEN_VMID, authOf);
       running = listen(server).then((l) => {
         log.info('demo proxy listening', { vmid, preset: preset.kind, port: preset.port, loopbackPort: l.port });
         return { ...l, preset };
@@ -287,6 +295,9 @@ export async function startDemoProxies(sim: Simulator, logger: Logger): Promise<
       if (!preset || preset.port !== port) return { kind: 'closed', targetUrl: echoUrl, note: DEMO_CHECK_NOTE };
       const running = await start(vmid, preset);
       return { kind: 'listening', host: '127.0.0.1', port: running.port, targetUrl: echoUrl, note: DEMO_CHECK_NOTE };
+    },
+    requireCredentials(vmid, { username, password }) {
+      required.set(vmid, { username, accepts: (p) => p === password });
     },
     endpoint(vmid) {
       const preset = sim.state.vms.has(vmid) ? presetOf(sim, vmid) : undefined;

@@ -74,6 +74,8 @@ export interface ProxyCredentialStore extends ProxyCredentialLookup {
   noteVmid(clusterId: string, uid: string, vmid: number): void;
   /** The proxy was deleted: its credentials go. */
   forget(clusterId: string, uid: string): void;
+  /** The proxy's credentials, made now if it has none (the demo's own proxies, which no seed of the app made). */
+  ensure(clusterId: string, uid: string, name: string, vmid: number): Promise<ProxyCredentials>;
   /** Whether the app holds credentials for the proxy (without revealing them). */
   has(clusterId: string, vmid: number): boolean;
 }
@@ -118,7 +120,8 @@ export function createProxyCredentialStore(options: ProxyCredentialStoreOptions)
     return parsed.data;
   }
 
-  async function make(clusterId: string, uid: string, name: string): Promise<Held> {
+  async function make(clusterId: string, uid: string, name: string, stale?: Entry): Promise<Held> {
+    if (stale) entries.splice(entries.indexOf(stale), 1);
     const password = newPassword();
     const made: Held = { password, apr1: md5Crypt(password, newSalt(), '$apr1$'), crypt: md5Crypt(password, newSalt(), '$1$') };
     registerSecret(password);
@@ -150,6 +153,12 @@ export function createProxyCredentialStore(options: ProxyCredentialStoreOptions)
           'Recreate the proxy to give it new credentials.',
         );
       return fillCredentials(userData, { user: entry?.username ?? PROXY_USERNAME, password: values.password, apr1: values.apr1, crypt: values.crypt });
+    },
+    async ensure(clusterId, uid, name, vmid) {
+      const entry = find(clusterId, uid);
+      const values = (entry && (await held(entry))) ?? (await make(clusterId, uid, name, entry));
+      this.noteVmid(clusterId, uid, vmid);
+      return { username: entry?.username ?? PROXY_USERNAME, password: values.password };
     },
     noteVmid(clusterId, uid, vmid) {
       const entry = find(clusterId, uid);

@@ -4,7 +4,8 @@
  * password" gets credentials main makes and keeps; its loopback stand-in
  * enforces what its seed says, as the real daemon reads it; Test sends the
  * credentials and passes, with the demo's egress address; a check with none
- * or wrong ones gets the credentials class.
+ * or wrong ones gets the credentials class. The demo's own proxies ask for
+ * credentials main made for them at start, kept like real ones.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { composeApp, type ComposedApp } from '../../../support/compose-app';
@@ -91,6 +92,22 @@ describe('credentials on the demo', () => {
       );
     }, 90_000);
   }
+
+  it("the demo's own proxies ask for credentials kept like real ones: Test passes with them, the stand-in refuses none", async () => {
+    for (const [vmid, protocol, port] of [
+      [150_001, 'http', 3128],
+      [150_002, 'socks5', 1080],
+    ] as const) {
+      const creds = await request<{ username: string; password: string }>('proxies.credentials', { clusterId: 'demo', vmid });
+      expect(creds.username).toBe('egress');
+      const passed = await request<ProxyCheckResult>('proxies.test', { clusterId: 'demo', vmid, protocol, port });
+      expect(passed, JSON.stringify(passed.problem)).toMatchObject({ reachable: true, egressAddress: DEMO_EGRESS_ADDRESS });
+      const route = await app.profiles.directory.get('demo').demoProxies!.route(vmid, port);
+      if (route?.kind !== 'listening') throw new Error('no demo stand-in');
+      const bare = await checkProxy({ host: route.host, port: route.port, protocol, targetUrl: route.targetUrl, timeoutMs: 5000 });
+      expect(bare.problem?.message).toMatch(/asks for a username and password/);
+    }
+  });
 
   it('connected to nothing but loopback', () => {
     expect(egressAttempts()).toEqual([]);
