@@ -26,6 +26,7 @@ import { consoleChannels } from './channels/console';
 import { vmMetaChannels } from './channels/vm-meta';
 import { exportsChannels } from './channels/exports';
 import { cloudInitChannels } from './channels/cloud-init';
+import { proxyCredentialsChannels } from './channels/proxy-credentials';
 
 export { AppInfo, AppStatus } from './channels/app';
 
@@ -48,6 +49,7 @@ export const channels = {
   ...vmMetaChannels,
   ...exportsChannels,
   ...cloudInitChannels,
+  ...proxyCredentialsChannels,
 } as const;
 
 export const events = {

@@ -14,9 +14,11 @@ import { inventoryFeed } from '../services/tasks/address-watch';
 import { limitsFromSettings } from '../services/tasks/queue/limits-from-settings';
 import { eventNotifier, silentNotifier } from '../ports/notifier';
 import { securePrivateDataDir } from '../files/data-dir';
-import { startDemoCluster } from '../services/demo/demo-cluster';
+import { demoCredentials, startDemoCluster } from '../services/demo/demo-cluster';
 import { createProfileService, profilesHandlers, type DocumentStoreOpener, type ProfileService } from '../services/profiles';
 import type { SecretVault } from '../services/secrets/vault';
+import { proxyCredentialsHandlers } from '../services/proxy-credentials/handlers';
+import { createProxyCredentialStore, type KnownVm, type ProxyCredentialStore } from '../services/proxy-credentials/store';
 import { doctorHandlers, profileFromDirectory, runDoctor, type ResolveProfileConnection } from '../services/doctor';
 import { createMonitoring, type MonitoringOptions } from './monitoring';
 import { profileCatalogue } from '../services/templates/profile-catalogue';
@@ -40,7 +42,6 @@ import { FAILURE_CONFIRMATION_MS } from '../services/alerts/proxy-rules';
 import { DEFAULT_CHECK_INTERVAL_MINUTES } from '../services/checks/check-settings';
 import { createExportService } from '../services/exports/service';
 import { exportsHandlers } from '../services/exports/handlers';
-import { noCredentials, type ProxyCredentialLookup } from '../ports/proxy-credentials';
 import { noFileSaver, type FileSaver } from '../ports/file-saver';
 
 export interface ComposeOptions {
@@ -70,8 +71,6 @@ export interface ComposeOptions {
   checks?: Partial<Pick<CheckServiceOptions, 'timers' | 'endpointHint'>>;
   /** The alerts' clock, tick and webhook policy; tests pass a manual clock and a short backoff. */
   alerts?: Partial<Pick<AlertServiceOptions, 'now' | 'tickMs' | 'sendPolicy' | 'notifier'>>;
-  /** Issue 24: each proxy's username and password (the credentials area's lookup); default: none anywhere. */
-  proxyCredentials?: ProxyCredentialLookup;
   /** Where an export is saved: the desktop's save dialog; default: none (browser mode downloads in the window). */
   fileSaver?: FileSaver;
 }
@@ -88,6 +87,8 @@ export interface ComposedApp {
   history: HistoryStore;
   /** The alert engine and its webhook targets (for tests). */
   alerts: AlertService;
+  /** Issue 24: the proxies' credentials (the ProxyCredentialLookup the checks and the exports ask). */
+  credentials: ProxyCredentialStore;
   dispose(): Promise<void>;
 }
 
@@ -109,17 +110,46 @@ export function composeApp(options: ComposeOptions): ComposedApp {
     vault: options.secretVault,
     openStore: options.openProfileStore,
   });
+
+  // Issue 24: each proxy's username and password, kept with the same secret keeper as the tokens; the checks send
+  // them, the create's seed gets them, the drawer reveals them on request. The inventory (built just below) names
+  // the VM behind a VMID, so a reused VMID never gets a deleted proxy's credentials.
+  const vmOf: { vm?: (clusterId: string, vmid: number) => KnownVm | undefined } = {};
+  const credentials = createProxyCredentialStore({
+    vault: profiles.vault,
+    dataDir: options.dataDir,
+    logger,
+    tokenStorage: (clusterId) => {
+      try {
+        return profiles.get(clusterId).token.secretStorage;
+      } catch {
+        return undefined;
+      }
+    },
+    vm: (clusterId, vmid) => vmOf.vm?.(clusterId, vmid),
+  });
+
   const demo = options.demo ?? 'auto';
-  if (demo === 'force' || (demo === 'auto' && profiles.isEmpty)) profiles.startDemo(() => startDemoCluster(logger));
+  // The demo's own proxies get credentials kept like real ones (issue 24), so Test on the demo sends them.
+  if (demo === 'force' || (demo === 'auto' && profiles.isEmpty))
+    profiles.startDemo(async () => {
+      const cluster = await startDemoCluster(logger);
+      await demoCredentials(cluster, credentials);
+      return cluster;
+    });
 
   const resolveProfile = options.doctorProfiles ?? profileFromDirectory(profiles.directory);
   // The inventory asks the task history which marked VMs this app made, and from what; the manager is built just below.
   const taskHistory: { proxyOrigin?: (clusterId: string, uid: string) => ProxyOrigin | undefined } = {};
   const monitoring = createMonitoring(profiles.directory, bus, logger, {
     ...options.monitoring,
-    proxyCheck: { defaultTargetUrl: () => profiles.settings().proxyCheckUrl, ...options.monitoring?.proxyCheck },
+    proxyCheck: { defaultTargetUrl: () => profiles.settings().proxyCheckUrl, credentials, ...options.monitoring?.proxyCheck },
     inventory: { proxyOrigin: (clusterId, uid) => taskHistory.proxyOrigin?.(clusterId, uid), ...options.monitoring?.inventory },
   });
+  vmOf.vm = (clusterId, vmid) => {
+    const row = monitoring.inventory.vm(clusterId, vmid);
+    return row && { ...(row.uid ? { uid: row.uid } : {}), ...(row.name ? { name: row.name } : {}) };
+  };
   const taskServices = createTaskServices({
     directory: profiles.directory,
     bus,
@@ -150,6 +180,7 @@ export function composeApp(options: ComposeOptions): ComposedApp {
     limits: limitsFromSettings(profiles.settings()),
     // The tasks snapshot's notices carry the profile file's too (a data folder it could not write at start).
     notices: () => profiles.notices(),
+    credentials,
     ...options.tasks,
   });
   taskHistory.proxyOrigin = taskServices.tasks.proxyOrigin;
@@ -235,13 +266,15 @@ export function composeApp(options: ComposeOptions): ComposedApp {
     ...historyHandlers(history),
     ...consoleHandlers(profiles.directory),
     // Issue 23: notes and tags, and the cluster's own task history of a proxy.
+    // Issue 24: a proxy's credentials, revealed only when the drawer asks for that one proxy.
+    ...proxyCredentialsHandlers(credentials),
     ...vmMetaHandlers({ directory: profiles.directory, refreshAfterWrite: (id) => monitoring.inventory.refreshAfterOperation(id) }),
     // Issue 24 §3: the proxies handed to their clients (a URL, a list, a PAC file, …), on the checks' endpoints.
     ...exportsHandlers(
       createExportService({
         inventory: monitoring.inventory,
         endpointOf: (clusterId, vmid) => checks.endpointOf(clusterId, vmid),
-        credentials: options.proxyCredentials ?? noCredentials,
+        credentials,
         settings: () => profiles.settings(),
         saver: options.fileSaver ?? noFileSaver,
       }),
@@ -262,6 +295,7 @@ export function composeApp(options: ComposeOptions): ComposedApp {
     checks,
     history,
     alerts,
+    credentials,
     async dispose() {
       // Queued history first, synchronously: the shell may exit before the awaits below finish.
       history.flush();

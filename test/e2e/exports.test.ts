@@ -130,8 +130,9 @@ describeE2e('handing proxies to clients in the browser against the demo', setup,
     await test.getByRole('button', { name: 'Copy proxy address' }).click();
     await expect.poll(() => test.getByText('Copied', { exact: true }).count(), poll).toBe(1);
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(await test.locator('.proxy-url code').textContent());
-    await test.getByRole('button', { name: 'Copy with password' }).click();
-    await expect.poll(() => test.getByText('This proxy has no credentials Egress Desk keeps: copied without').count(), poll).toBe(1);
-    expect(await page.evaluate(() => navigator.clipboard.readText())).toMatch(/^socks5h:\/\/[\d.]+:1080$/);
+    // With its username and password only on the explicit button (the demo's proxies have credentials, kept in main).
+    await test.getByRole('button', { name: 'Copy URL with credentials' }).click();
+    await expect.poll(() => test.getByText('Copied the URL with its password').count(), poll).toBe(1);
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toMatch(/^socks5h:\/\/[^:@/]+:[^:@/]+@[\d.]+:1080$/);
   });
 });

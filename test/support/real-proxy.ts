@@ -13,16 +13,29 @@
  * the pid file and logs in the temp folder. The app has no Dante preset:
  * its config is written here, to refuse clients on demand.
  *
+ * With credentials (issue 24) a preset is rendered with "require a username
+ * and password" and its placeholders filled as main fills them when it
+ * builds the seed (the htpasswd hash made by the app's own md5-crypt), so
+ * the daemon enforces exactly what a VM's would.
+ *
  * A daemon that is not installed makes its tests skip, saying why
- * (`.ci/run` installs them with apt-get).
+ * (`.ci/run` installs them with apt-get). Long because it is one daemon
+ * harness: each daemon's config adapter beside the one process runner.
  */
 import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { connect, createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { presets, type Preset } from '../../renderer/src/views/create/presets';
+import { fillCredentials } from '../../shared/domain/proxy-credentials';
+import { md5Crypt } from '../../main/services/proxy-credentials/md5-crypt';
+
+export interface TestCredentials {
+  username: string;
+  password: string;
+}
 
 export type Daemon = 'squid' | 'tinyproxy' | 'microsocks' | 'danted';
 
@@ -64,11 +77,24 @@ interface CloudConfig {
   write_files?: { path: string; content: string }[];
 }
 
-/** The file a preset writes at `path`, rendered for `port`, as cloud-init would write it. */
-export function presetFile(id: Preset['id'], port: number, path: string): string {
+/** The user-data a preset gives the seed for `port`: with `credentials`, its placeholders filled as main fills them. */
+export function presetUserData(id: Preset['id'], port: number, credentials?: TestCredentials): string {
   const preset = presets.find((p) => p.id === id);
   if (!preset) throw new Error(`no preset ${id}`);
-  const file = (parse(preset.render(port)) as CloudConfig).write_files?.find((f) => f.path === path);
+  const text = preset.render(port, { credentials: credentials !== undefined });
+  if (!credentials) return text;
+  const { username, password } = credentials;
+  return fillCredentials(text, {
+    user: username,
+    password,
+    apr1: md5Crypt(password, 'TeStSaLt', '$apr1$'),
+    crypt: md5Crypt(password, 'TeStSaLt', '$1$'),
+  });
+}
+
+/** The file a preset writes at `path`, rendered for `port`, as cloud-init would write it. */
+export function presetFile(id: Preset['id'], port: number, path: string, credentials?: TestCredentials): string {
+  const file = (parse(presetUserData(id, port, credentials)) as CloudConfig).write_files?.find((f) => f.path === path);
   if (!file) throw new Error(`the ${id} preset writes no ${path}`);
   return file.content;
 }
@@ -80,11 +106,30 @@ export function scratch(prefix: string): { dir: string; remove(): void } {
   return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
-/** Squid's preset config for `port`, adapted for a test in `dir`. */
-export function squidConfig(port: number, dir: string): string {
-  const preset = presetFile('squid', port, '/etc/squid/squid.conf');
+export interface SquidOptions {
+  credentials?: TestCredentials;
+  /** Test targets' ports CONNECT may reach besides 443 (added to the preset's SSL_ports). */
+  sslPorts?: number[];
+}
+
+/**
+ * Squid's preset config for `port`, adapted for a test in `dir`; with credentials, the preset's htpasswd file is
+ * written to `dir/passwords` (group proxy, 0640 as the preset says, when the test runs as root) and read from there.
+ */
+export function squidConfig(port: number, dir: string, options: SquidOptions = {}): string {
+  let preset = presetFile('squid', port, '/etc/squid/squid.conf', options.credentials);
   const listen = new RegExp(`^http_port ${port}$`, 'm');
   if (!listen.test(preset)) throw new Error(`the Squid preset does not listen with "http_port ${port}"`);
+  if (options.credentials) {
+    const passwords = join(dir, 'passwords');
+    writeFileSync(passwords, presetFile('squid', port, '/etc/squid/passwords', options.credentials), { mode: 0o640 });
+    const proxyGid = process.getuid?.() === 0 ? spawnSync('getent', ['group', 'proxy'], { encoding: 'utf8' }).stdout.split(':')[2] : undefined;
+    if (proxyGid) chownSync(passwords, 0, Number(proxyGid));
+    else chmodSync(passwords, 0o644);
+    if (!preset.includes(' /etc/squid/passwords\n')) throw new Error('the Squid preset does not read /etc/squid/passwords');
+    preset = preset.replace(' /etc/squid/passwords\n', ` ${passwords}\n`);
+  }
+  for (const ssl of options.sslPorts ?? []) preset = preset.replace(/^(acl SSL_ports port 443)$/m, `$1\nacl SSL_ports port ${ssl}`);
   return [
     preset.replace(listen, `http_port 127.0.0.1:${port}`).replace(/^(acl private_nets src .*)$/m, '$1\nacl private_nets src 127.0.0.1'),
     `pid_filename ${dir}/squid.pid`,
@@ -99,18 +144,35 @@ export function squidConfig(port: number, dir: string): string {
 }
 
 /** tinyproxy's preset config for `port`, adapted for a test in `dir`. */
-export function tinyproxyConfig(port: number, dir: string): string {
-  const preset = presetFile('tinyproxy', port, '/etc/tinyproxy/tinyproxy.conf');
+export function tinyproxyConfig(port: number, dir: string, credentials?: TestCredentials): string {
+  const preset = presetFile('tinyproxy', port, '/etc/tinyproxy/tinyproxy.conf', credentials);
   if (!new RegExp(`^Port ${port}$`, 'm').test(preset)) throw new Error(`the tinyproxy preset does not listen with "Port ${port}"`);
   return `${preset}Listen 127.0.0.1\nAllow 127.0.0.1\nPidFile "${dir}/tinyproxy.pid"\n`;
 }
 
 /** microsocks' command line from the preset's systemd unit, listening on 127.0.0.1 instead of every address. */
-export function microsocksArgs(port: number): string[] {
-  const unit = presetFile('socks5', port, '/etc/systemd/system/microsocks.service');
+export function microsocksArgs(port: number, credentials?: TestCredentials): string[] {
+  const unit = presetFile('socks5', port, '/etc/systemd/system/microsocks.service', credentials);
   const line = /^ExecStart=(\S+) (.*)$/m.exec(unit);
   if (!line || line[1] !== binary.microsocks) throw new Error(`the microsocks preset's ExecStart does not run ${binary.microsocks}`);
-  const args = line[2]!.trim().split(/\s+/);
+  // systemd's EnvironmentFile= then ${NAME} in ExecStart (systemd.exec(5), systemd.service(5)), as the unit says.
+  const environment = new Map<string, string>();
+  const envFile = /^EnvironmentFile=(\S+)$/m.exec(unit)?.[1];
+  if (envFile)
+    for (const l of presetFile('socks5', port, envFile, credentials).split('\n')) {
+      const m = /^([A-Z_]+)=(.*)$/.exec(l);
+      if (m) environment.set(m[1]!, m[2]!);
+    }
+  const args = line[2]!
+    .trim()
+    .split(/\s+/)
+    .map((a) =>
+      a.replace(/^\$\{([A-Z_]+)\}$/, (_, name: string) => {
+        const value = environment.get(name);
+        if (value === undefined) throw new Error(`the microsocks unit uses \${${name}}, which its EnvironmentFile does not set`);
+        return value;
+      }),
+    );
   const i = args.indexOf('-i');
   if (i === -1) throw new Error("the microsocks preset's ExecStart names no listen address (-i)");
   args[i + 1] = '127.0.0.1';
@@ -118,13 +180,13 @@ export function microsocksArgs(port: number): string[] {
 }
 
 /** Dante on 127.0.0.1, leaving from 127.0.0.1; `clients: 'block'` turns every client away as it is accepted. */
-export function danteConfig(port: number, clients: 'pass' | 'block'): string {
+export function danteConfig(port: number, clients: 'pass' | 'block', method: 'none' | 'username' = 'none'): string {
   return [
     'logoutput: stderr',
     `internal: 127.0.0.1 port = ${port}`,
     'external: 127.0.0.1',
     'clientmethod: none',
-    'socksmethod: none',
+    `socksmethod: ${method}`,
     'user.privileged: root',
     'user.unprivileged: nobody',
     `client ${clients} { from: 127.0.0.0/8 to: 0.0.0.0/0 }`,
@@ -269,8 +331,10 @@ export async function run(
   folder: { dir: string; remove(): void },
   ready?: (output: string) => boolean,
   host?: string,
+  /** Run through another program (unshare) that ends by exec'ing the daemon with `args`. */
+  via?: { file: string; args: (daemonArgs: string[]) => string[] },
 ): Promise<RealProxy> {
-  const child = spawnGroup(binary[daemon], args);
+  const child = via ? spawnGroup(via.file, via.args(args)) : spawnGroup(binary[daemon], args);
   process.once('exit', folder.remove);
   let printed = '';
   child.stdout.on('data', (c: Buffer) => (printed += c.toString()));
@@ -290,11 +354,11 @@ export async function run(
   return { daemon, version: daemonVersion(daemon), protocol, port, dir: folder.dir, output, kill: () => stopGroup(child, 'SIGKILL'), stop };
 }
 
-export async function startSquid(): Promise<RealProxy> {
+export async function startSquid(options: SquidOptions = {}): Promise<RealProxy> {
   const port = await freePort();
   const folder = scratch('squid');
   const file = join(folder.dir, 'squid.conf');
-  writeFileSync(file, squidConfig(port, folder.dir));
+  writeFileSync(file, squidConfig(port, folder.dir, options));
   // -N: in the foreground, one process (no kids), so a kill ends it all.
   // Squid says it listens in its cache.log, not on stderr once that is open.
   const cacheLog = join(folder.dir, 'cache.log');
@@ -302,25 +366,51 @@ export async function startSquid(): Promise<RealProxy> {
   return run('squid', 'http', port, ['-N', '-f', file], folder, ready);
 }
 
-export async function startTinyproxy(): Promise<RealProxy> {
+export async function startTinyproxy(credentials?: TestCredentials): Promise<RealProxy> {
   const port = await freePort();
   const folder = scratch('tinyproxy');
   const file = join(folder.dir, 'tinyproxy.conf');
-  writeFileSync(file, tinyproxyConfig(port, folder.dir));
+  writeFileSync(file, tinyproxyConfig(port, folder.dir, credentials));
   return run('tinyproxy', 'http', port, ['-d', '-c', file], folder, (said) => said.includes('Accepting connections'));
 }
 
-export async function startMicrosocks(): Promise<RealProxy> {
+export async function startMicrosocks(credentials?: TestCredentials): Promise<RealProxy> {
   const port = await freePort();
-  return run('microsocks', 'socks5', port, microsocksArgs(port), scratch('microsocks'));
+  return run('microsocks', 'socks5', port, microsocksArgs(port, credentials), scratch('microsocks'));
 }
 
-export async function startDante(clients: 'pass' | 'block'): Promise<RealProxy> {
+/**
+ * Dante; with credentials, its `username` method over the system's users, as the user guide's Dante recipe makes
+ * one (`chpasswd -e` with the app's `$1$` hash): the daemon runs in a mount namespace of its own (unshare, as root)
+ * where /etc/passwd and /etc/shadow are copies with that user added, so this machine's own files are untouched.
+ */
+export async function startDante(clients: 'pass' | 'block', credentials?: TestCredentials): Promise<RealProxy> {
   const port = await freePort();
   const folder = scratch('dante');
   const file = join(folder.dir, 'danted.conf');
-  writeFileSync(file, danteConfig(port, clients));
-  return run('danted', 'socks5', port, ['-f', file, '-p', join(folder.dir, 'danted.pid')], folder, (said) =>
-    /Dante\/server\S* v\S+ running/.test(said),
-  );
+  writeFileSync(file, danteConfig(port, clients, credentials ? 'username' : 'none'));
+  const ready = (said: string) => /Dante\/server\S* v\S+ running/.test(said);
+  const args = ['-f', file, '-p', join(folder.dir, 'danted.pid')];
+  if (!credentials) return run('danted', 'socks5', port, args, folder, ready);
+  const passwd = join(folder.dir, 'passwd');
+  const shadow = join(folder.dir, 'shadow');
+  const { username, password } = credentials;
+  writeFileSync(passwd, `${readFileSync('/etc/passwd', 'utf8')}${username}:x:64999:65534::/nonexistent:/usr/sbin/nologin\n`);
+  writeFileSync(shadow, `${readFileSync('/etc/shadow', 'utf8')}${username}:${md5Crypt(password, 'TeStSaLt', '$1$')}:20000:0:99999:7:::\n`, {
+    mode: 0o640,
+  });
+  const script = `mount --bind "$1" /etc/passwd && mount --bind "$2" /etc/shadow && shift 2 && exec ${binary.danted} "$@"`;
+  return run('danted', 'socks5', port, args, folder, ready, undefined, {
+    file: '/usr/bin/unshare',
+    args: (daemonArgs) => ['--mount', '--', 'sh', '-c', script, 'dante', passwd, shadow, ...daemonArgs],
+  });
+}
+
+/** Why the Dante username test cannot run here: it needs root, for its own mount namespace. */
+export function danteUsersMissing(): string | undefined {
+  if (missing('danted')) return missing('danted');
+  if (process.getuid?.() === 0 && existsSync('/usr/bin/unshare')) return undefined;
+  const reason = 'not root (or no unshare): skipping the test of Dante with a username, which needs a mount namespace';
+  console.log(reason);
+  return reason;
 }

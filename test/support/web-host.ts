@@ -2,7 +2,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { composeApp, type ComposedApp, type ComposeOptions } from './compose-app';
-import { startDemoCluster, type DemoCluster } from '../../main/services/demo/demo-cluster';
+import { demoCredentials, startDemoCluster, type DemoCluster } from '../../main/services/demo/demo-cluster';
 import { nodeRuntime } from '../../main/app/runtime-info';
 import { startWebHost, type WebHost, type WebHostOptions } from '../../main/host/web-host';
 import type { Router } from '../../main/ipc/router';
@@ -57,7 +57,14 @@ export async function startTestHost(options: number | TestHostOptions = 200): Pr
     ...(o.demoTimeScale !== undefined ? { demo: 'off' as const } : o.demo !== undefined ? { demo: o.demo } : {}),
   });
   const timeScale = o.demoTimeScale;
-  const demo = timeScale === undefined ? undefined : startDemoCluster(logger, timeScale);
+  // As the app's own demo: its proxies ask for credentials the app keeps (main/app/compose.ts).
+  const demo =
+    timeScale === undefined
+      ? undefined
+      : startDemoCluster(logger, timeScale).then(async (d) => {
+          await demoCredentials(d, app.credentials);
+          return d;
+        });
   if (demo) app.profiles.startDemo(() => demo);
   const router = o.wrapRouter ? o.wrapRouter(app.router) : app.router;
   const host = await startWebHost({ staticDir: rendererDir, ...o.host, router, bus: app.bus, logger });

@@ -4,14 +4,14 @@
  * connection is pinned to the simulator's certificate, and its token lives
  * in memory only: nothing about the demo is written to the profile file.
  */
-import { createProvider, createPveClient, parseProfile, type ProfileInput } from '../../core';
+import { createProvider, createPveClient, parseMark, parseProfile, type ProfileInput } from '../../core';
 import { APP_CLIENT_PACE } from '../clusters/client-policy';
 import type { Logger } from '../../log/logger';
 import { registerSecret } from '../../log/secrets';
 import { DEMO_ORPHAN_NODE, DEMO_ORPHAN_SEED, SEED_STORAGE, startSimulator, type Simulator } from '../../simulator';
 import type { ProfileSummary } from '../../../shared/domain/profile';
 import type { Cluster } from '../clusters/cluster';
-import { startDemoProxies, type DemoProxies } from './demo-proxies';
+import { demoSeededVmids, startDemoProxies, type DemoProxies } from './demo-proxies';
 
 export const DEMO_CLUSTER_ID = 'demo';
 export const DEMO_CLUSTER_NAME = 'Demo cluster (simulated)';
@@ -45,6 +45,24 @@ export function templatesOf(sim: Simulator): ProfileInput['templates'] {
     else if (!entry.perNode?.[vm.node]) entry.perNode = { ...entry.perNode, [vm.node]: vm.vmid };
   }
   return templates;
+}
+
+/** Issue 24: where the demo's own proxies get their credentials, as real ones are kept (the credential store). */
+export interface DemoCredentialKeeper {
+  ensure(clusterId: string, uid: string, name: string, vmid: number): Promise<{ username: string; password: string }>;
+}
+
+/**
+ * The demo's own proxies ask for credentials main makes and keeps like a real proxy's, so Test on the demo sends
+ * them and the drawer can show them. Each VM is known by its mark's UID, as the store keys real ones.
+ */
+export async function demoCredentials(demo: DemoCluster, keeper: DemoCredentialKeeper): Promise<void> {
+  for (const vmid of demoSeededVmids()) {
+    const vm = demo.sim.state.vms.get(vmid);
+    const uid = vm ? parseMark(typeof vm.config.description === 'string' ? vm.config.description : undefined).uid : undefined;
+    if (!vm || !uid) continue;
+    demo.proxies.requireCredentials(vmid, await keeper.ensure(DEMO_CLUSTER_ID, uid, String(vm.config.name), vmid));
+  }
 }
 
 export async function startDemoCluster(logger: Logger, timeScale = 1): Promise<DemoCluster> {

@@ -22,12 +22,22 @@
  *
  * One proxy is broken on purpose, so the failure path shows: tinyproxy on
  * VM 150003 answers every request with 502 Bad Gateway.
+ *
+ * Issue 24: a proxy made in the demo with "require a username and password"
+ * enforces the credentials its seed carries, as the real daemon would read
+ * them (Squid's htpasswd hash, checked with the app's md5-crypt; tinyproxy's
+ * BasicAuth; microsocks' environment file): HTTP 407 without or with wrong
+ * ones, SOCKS5 "no acceptable method" or an RFC 1929 refusal. So the demo
+ * shows the whole path: the check sends the credentials main keeps for it.
+ * Long because it holds the three protocols' stand-ins, each with its credential
+ * check, beside the one route table they share.
  */
 import { createServer as createHttpServer, type Server as HttpServer, type ServerResponse } from 'node:http';
 import { createServer as createNetServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import type { Logger } from '../../log/logger';
 import type { DemoStandIns } from '../clusters/cluster';
 import { readBytes } from '../proxy-check/read-bytes';
+import { md5Crypt } from '../proxy-credentials/md5-crypt';
 import type { DemoRoute } from '../proxy-check/service';
 import type { Simulator } from '../../simulator';
 
@@ -36,6 +46,9 @@ export const DEMO_EGRESS_ADDRESS = '203.0.113.47';
 export const DEMO_CHECK_NOTE = 'demo: checked against the built-in echo';
 /** The demo proxy that fails its checks on purpose (tinyproxy, upstream "down": 502). */
 export const DEMO_BROKEN_VMID = 150_003;
+
+/** The demo's own proxy VMs (each runs a preset from the start). */
+export const demoSeededVmids = (): number[] => Object.keys(SEEDED).map(Number);
 
 export type DemoPresetKind = 'squid' | 'tinyproxy' | 'microsocks';
 const presetPort: Record<DemoPresetKind, number> = { squid: 3128, tinyproxy: 8888, microsocks: 1080 };
@@ -53,6 +66,37 @@ export interface DemoPreset {
   kind: DemoPresetKind;
   /** The port the proxy listens on in the guest, as the preset (or the admin's edit of it) says. */
   port: number;
+  /** The credentials the seed makes the daemon ask for; absent: none. */
+  auth?: DemoAuth;
+}
+
+export interface DemoAuth {
+  username: string;
+  accepts(password: string): boolean;
+}
+
+/** The credentials a seed's user-data makes its daemon ask for, read as the daemon reads its files. */
+export function authOfSeed(text: string): DemoAuth | undefined {
+  const htpasswd = /"([A-Za-z0-9_.-]+):(\$apr1\$([./0-9A-Za-z]{1,8})\$[./0-9A-Za-z]{22})\\n"/.exec(text);
+  if (htpasswd) {
+    const [, username, hash, salt] = htpasswd;
+    return { username: username!, accepts: (password) => md5Crypt(password, salt!, '$apr1$') === hash };
+  }
+  const basic = /^\s*BasicAuth\s+(\S+)\s+(\S+)\s*$/m.exec(text);
+  const user = /^\s*MICROSOCKS_USER=(\S+)\s*$/m.exec(text);
+  const pass = /^\s*MICROSOCKS_PASSWORD=(\S+)\s*$/m.exec(text);
+  const pair = basic ? [basic[1]!, basic[2]!] : user && pass ? [user[1]!, pass[1]!] : undefined;
+  return pair && { username: pair[0]!, accepts: (password) => password === pair[1] };
+}
+
+/** Whether an HTTP request's Proxy-Authorization carries credentials `auth` accepts. */
+function authorized(auth: DemoAuth | undefined, header: string | string[] | undefined): boolean {
+  if (!auth) return true;
+  const basic = typeof header === 'string' ? /^Basic\s+(\S+)$/i.exec(header) : null;
+  if (!basic) return false;
+  const text = Buffer.from(basic[1]!, 'base64').toString('utf8');
+  const colon = text.indexOf(':');
+  return colon > 0 && text.slice(0, colon) === auth.username && auth.accepts(text.slice(colon + 1));
 }
 
 /**
@@ -62,12 +106,14 @@ export interface DemoPreset {
  */
 export function presetOfSeed(bytes: Uint8Array): DemoPreset | undefined {
   const text = Buffer.from(bytes).toString('latin1');
+  const auth = authOfSeed(text);
+  const withAuth = (p: DemoPreset): DemoPreset => (auth ? { ...p, auth } : p);
   const socks = /microsocks\b[^\n]*?-p\s+(\d{1,5})/.exec(text);
-  if (socks) return { kind: 'microsocks', port: Number(socks[1]) };
+  if (socks) return withAuth({ kind: 'microsocks', port: Number(socks[1]) });
   const squid = /^\s*http_port\s+(\d{1,5})\b/m.exec(text);
-  if (squid) return { kind: 'squid', port: Number(squid[1]) };
+  if (squid) return withAuth({ kind: 'squid', port: Number(squid[1]) });
   const tiny = /^\s*Port\s+(\d{1,5})\b/m.exec(text);
-  if (tiny) return { kind: 'tinyproxy', port: Number(tiny[1]) };
+  if (tiny) return withAuth({ kind: 'tinyproxy', port: Number(tiny[1]) });
   return undefined;
 }
 
@@ -121,6 +167,8 @@ export interface DemoProxies extends DemoStandIns {
   echoUrl: string;
   /** Where the check goes for the guest's port; undefined for a VMID the demo does not know. */
   route(vmid: number, port: number): Promise<DemoRoute | undefined>;
+  /** Issue 24: one of the demo's own proxies asks for these credentials from now on (main made and keeps them). */
+  requireCredentials(vmid: number, credentials: { username: string; password: string }): void;
   /** The protocol and port the demo proxy VM's preset listens on (the scheduled checks use it until a Test says otherwise). */
   endpoint(vmid: number): { protocol: 'http' | 'socks5'; port: number } | undefined;
   close(): Promise<void>;
@@ -147,9 +195,13 @@ export async function startDemoProxies(sim: Simulator, logger: Logger): Promise<
   /** Hands a tunnelled connection to the echo, as if it had connected there (it did not: nothing is dialled). */
   const serveEcho = (socket: Socket) => echo.emit('connection', socket);
 
-  function httpProxy(broken: boolean): HttpServer {
+  function httpProxy(broken: boolean, authOf: () => DemoAuth | undefined): HttpServer {
     const server = createHttpServer((req, res) => {
       if (broken) return void answer(res, 502, 'demo: this proxy cannot reach anything\n');
+      if (!authorized(authOf(), req.headers['proxy-authorization'])) {
+        res.setHeader('proxy-authenticate', 'Basic realm="Egress Desk demo proxy"');
+        return void answer(res, 407, 'demo: this proxy asks for its username and password\n');
+      }
       let target: URL | undefined;
       try {
         target = new URL(req.url ?? '');
@@ -160,9 +212,13 @@ export async function startDemoProxies(sim: Simulator, logger: Logger): Promise<
       if (target.pathname !== '/ip') return void answer(res, 404, 'not found\n');
       answer(res, 200, DEMO_EGRESS_ADDRESS);
     });
-    server.on('connect', (req: { url?: string }, socket: Socket, head: Buffer) => {
+    server.on('connect', (req: { url?: string; headers: Record<string, string | string[] | undefined> }, socket: Socket, head: Buffer) => {
       track(socket);
       if (broken) return void socket.end('HTTP/1.1 502 Bad Gateway\r\nContent-Length: 0\r\n\r\n');
+      if (!authorized(authOf(), req.headers['proxy-authorization']))
+        return void socket.end(
+          'HTTP/1.1 407 Proxy Authentication Required\r\nProxy-Authenticate: Basic realm="Egress Desk demo proxy"\r\nContent-Length: 0\r\n\r\n',
+        );
       if (req.url !== echoAuthority) return void socket.end('HTTP/1.1 403 Forbidden\r\nContent-Length: 0\r\n\r\n');
       socket.write('HTTP/1.1 200 Connection established\r\n\r\n');
       if (head.length > 0) socket.unshift(head);
@@ -171,19 +227,29 @@ export async function startDemoProxies(sim: Simulator, logger: Logger): Promise<
     return server;
   }
 
-  function socksProxy(): Server {
+  function socksProxy(authOf: () => DemoAuth | undefined): Server {
     return createNetServer((socket) => {
       track(socket);
-      socks5Serve(socket).catch(() => socket.destroy());
+      socks5Serve(socket, authOf()).catch(() => socket.destroy());
     });
   }
 
-  async function socks5Serve(socket: Socket): Promise<void> {
+  async function socks5Serve(socket: Socket, auth: DemoAuth | undefined): Promise<void> {
     const [version, count] = await readBytes(socket, 2);
     const methods = await readBytes(socket, count ?? 0);
     if (version !== 5) return void socket.destroy();
-    if (!methods.includes(0)) return void socket.end(Buffer.from([5, 0xff]));
-    socket.write(Buffer.from([5, 0]));
+    const method = auth ? 2 : 0;
+    if (!methods.includes(method)) return void socket.end(Buffer.from([5, 0xff]));
+    socket.write(Buffer.from([5, method]));
+    if (auth) {
+      // RFC 1929: VER 1, ULEN, UNAME, PLEN, PASSWD; answered VER 1, STATUS (0: accepted).
+      const [, ulen] = await readBytes(socket, 2);
+      const user = (await readBytes(socket, ulen ?? 0)).toString('utf8');
+      const [plen] = await readBytes(socket, 1);
+      const password = (await readBytes(socket, plen ?? 0)).toString('utf8');
+      if (user !== auth.username || !auth.accepts(password)) return void socket.end(Buffer.from([1, 1]));
+      socket.write(Buffer.from([1, 0]));
+    }
     const [, cmd, , atyp] = await readBytes(socket, 4);
     let host: string;
     if (atyp === 1) host = [...(await readBytes(socket, 4))].join('.');
@@ -202,10 +268,13 @@ export async function startDemoProxies(sim: Simulator, logger: Logger): Promise<
   }
 
   const proxies = new Map<number, Promise<Listening & { preset: DemoPreset }>>();
+  const required = new Map<number, DemoAuth>();
   const start = (vmid: number, preset: DemoPreset) => {
     let running = proxies.get(vmid);
     if (!running) {
-      const server = preset.kind === 'microsocks' ? socksProxy() : httpProxy(vmid === DEMO_BROKEN_VMID);
+      // The demo's own proxies get their credentials once main made them (requireCredentials); a created one's are in its seed.
+      const authOf = () => required.get(vmid) ?? preset.auth;
+      const server = preset.kind === 'microsocks' ? socksProxy(authOf) : httpProxy(vmid === DEMO_BROKEN_VMID, authOf);
       running = listen(server).then((l) => {
         log.info('demo proxy listening', { vmid, preset: preset.kind, port: preset.port, loopbackPort: l.port });
         return { ...l, preset };
@@ -226,6 +295,9 @@ export async function startDemoProxies(sim: Simulator, logger: Logger): Promise<
       if (!preset || preset.port !== port) return { kind: 'closed', targetUrl: echoUrl, note: DEMO_CHECK_NOTE };
       const running = await start(vmid, preset);
       return { kind: 'listening', host: '127.0.0.1', port: running.port, targetUrl: echoUrl, note: DEMO_CHECK_NOTE };
+    },
+    requireCredentials(vmid, { username, password }) {
+      required.set(vmid, { username, accepts: (p) => p === password });
     },
     endpoint(vmid) {
       const preset = sim.state.vms.has(vmid) ? presetOf(sim, vmid) : undefined;

@@ -16,10 +16,13 @@ import { isIP } from 'node:net';
 import { readAtMost, type AnswerBody } from '../../net/read-at-most';
 import type { ProxyCheckResult, ProxyProtocol } from '../../../shared/channels/proxy-check';
 import { problemOf, statusProblem, stoppedProblem } from './classify';
+import { proxyAuthProblem, refusedByProxy } from './auth-problem';
 import { Deadline } from './deadline';
 import { dispatcherFor, ProxyConnection, requestPath, tunnels } from './dispatchers';
 import { proxyPageOf, proxyPageProblem } from './proxy-page';
 import { egressAddressOf, forwardedBack, forwardedBackNote } from './egress';
+import { basicProxyAuthorization } from './http-connect';
+import type { ProxyCredentials } from '../../ports/proxy-credentials';
 
 export interface ProxyCheckRequest {
   host: string;
@@ -36,6 +39,8 @@ export interface ProxyCheckRequest {
    * and the preset's port, when the check really connects to the loopback proxy standing in for it.
    */
   shownAs?: { host: string; port: number };
+  /** The proxy's username and password (issue 24): sent on the forwarded request and on CONNECT or SOCKS5. Never logged. */
+  credentials?: ProxyCredentials | undefined;
 }
 
 export const DEFAULT_CHECK_TIMEOUT_MS = 10_000;
@@ -57,7 +62,7 @@ export async function checkProxy(req: ProxyCheckRequest): Promise<ProxyCheckResu
   const url = new URL(req.targetUrl);
   const target = url.host;
 
-  const proxy = { host: req.host, port: req.port, protocol: req.protocol };
+  const proxy = { host: req.host, port: req.port, protocol: req.protocol, credentials: req.credentials };
   const tunnel = tunnels(proxy, url);
   const connection = new ProxyConnection();
   const dispatcher = dispatcherFor(proxy, url, deadline, connection, req.ca);
@@ -69,7 +74,11 @@ export async function checkProxy(req: ProxyCheckRequest): Promise<ProxyCheckResu
         origin: url.origin,
         path: requestPath(proxy, url),
         method: 'GET',
-        headers: { 'user-agent': 'Egress Desk proxy check' },
+        headers: {
+          'user-agent': 'Egress Desk proxy check',
+          // A forwarded request goes to the proxy itself: it carries the credentials (inside a tunnel the target would see them).
+          ...(req.credentials && !tunnel ? { 'proxy-authorization': basicProxyAuthorization(req.credentials) } : {}),
+        },
         signal: deadline.signal,
       }),
     );
@@ -78,6 +87,8 @@ export async function checkProxy(req: ProxyCheckRequest): Promise<ProxyCheckResu
     const body = await deadline.race(readSome(answer.body));
     const latencyMs = Math.round(performance.now() - started);
     const result: ProxyCheckResult = { ...base, connectMs: connection.connectMs, latencyMs, httpStatus };
+    if (!tunnel && refusedByProxy(httpStatus, answer.headers, req.credentials !== undefined))
+      return { ...result, problem: proxyAuthProblem(req.credentials !== undefined, 'HTTP', where) };
     if (httpStatus >= 400) {
       // Forwarded, the answer may be the proxy's own page rather than the target's (proxy-page.ts).
       const page = tunnel ? undefined : proxyPageOf(httpStatus, answer.headers);

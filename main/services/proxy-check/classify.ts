@@ -24,8 +24,9 @@ import type { ProxyCheckResult, ProxyCheckStage, ProxyProtocol } from '../../../
 import { formatTimeout, type Deadline, type Phase } from './deadline';
 import { ConnectionLost } from './dispatchers';
 import { HttpConnectError } from './http-connect';
-import { proxyAuthProblem, proxyPageOf, proxyPageProblem } from './proxy-page';
+import { proxyPageOf, proxyPageProblem } from './proxy-page';
 import { ClosedEarly } from './read-bytes';
+import { proxyAuthProblem } from './auth-problem';
 import { Socks5Error } from './socks5';
 
 export type Problem = NonNullable<ProxyCheckResult['problem']>;
@@ -270,13 +271,7 @@ export function problemOf(e: unknown, reached: Reached, where: string, target: s
 /** What the proxy said when it answered and refused (auth, the target), or any other failure, in words. */
 function answerProblem(e: unknown, w: Words): Problem {
   if (e instanceof Socks5Error) {
-    if (e.failure === 'auth-required')
-      return problem(
-        'permanent',
-        'handshake',
-        `The SOCKS5 proxy at ${w.where} requires authentication.`,
-        'The check only speaks SOCKS5 without authentication; test from a client that has the credentials.',
-      );
+    if (e.failure === 'auth-required' || e.failure === 'auth-refused') return proxyAuthProblem(e.failure === 'auth-refused', 'SOCKS5', w.where);
     return problem(
       'transient',
       'request',
@@ -285,7 +280,7 @@ function answerProblem(e: unknown, w: Words): Problem {
     );
   }
   if (e instanceof HttpConnectError) {
-    if (e.failure === 'auth-required') return proxyAuthProblem(w.where);
+    if (e.failure === 'auth-required' || e.failure === 'auth-refused') return proxyAuthProblem(e.failure === 'auth-refused', 'HTTP', w.where);
     // Squid's and tinyproxy's own pages get the words an http target's would (proxy-page.ts).
     const page = e.status === undefined ? undefined : proxyPageOf(e.status, e.headers);
     const own = page && proxyPageProblem(page, w.where, w.target);

@@ -23,6 +23,8 @@ export interface ProxyEndpoint {
   host: string;
   port: number;
   protocol: ProxyProtocol;
+  /** Sent to the proxy (issue 24): Proxy-Authorization for HTTP, RFC 1929 for SOCKS5. */
+  credentials?: { username: string; password: string } | undefined;
 }
 
 /**
@@ -143,10 +145,14 @@ function connector(proxy: ProxyEndpoint, target: URL, deadline: Deadline, connec
     try {
       if (proxy.protocol === 'socks5') {
         deadline.enter('socks5-greeting');
-        await socks5Handshake(socket, host, port, { signal, greeted: () => deadline.enter('socks5-connect') });
+        await socks5Handshake(socket, host, port, {
+          signal,
+          greeted: () => deadline.enter('socks5-connect'),
+          credentials: proxy.credentials,
+        });
       } else if (secure) {
         deadline.enter('http-connect');
-        await httpConnect(socket, host, port, signal);
+        await httpConnect(socket, host, port, signal, proxy.credentials);
       }
       if (!secure) {
         deadline.enter('headers');

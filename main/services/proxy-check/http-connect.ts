@@ -7,7 +7,8 @@ import { isIPv6, type Socket } from 'node:net';
 import { headersOf } from './proxy-page';
 import { readHead } from './read-bytes';
 
-export type HttpConnectFailure = 'not-http' | 'auth-required' | 'refused-target';
+/** `auth-refused`: credentials were sent and the proxy still answered 407. */
+export type HttpConnectFailure = 'not-http' | 'auth-required' | 'auth-refused' | 'refused-target';
 
 export class HttpConnectError extends Error {
   constructor(
@@ -33,15 +34,30 @@ function checkPrefix(sofar: Buffer): void {
   if (sofar.length > MAX_HEAD) throw new HttpConnectError('not-http', `the proxy's answer head is longer than ${MAX_HEAD} bytes`);
 }
 
-export async function httpConnect(socket: Socket, host: string, port: number, signal?: AbortSignal): Promise<void> {
+/** RFC 7617 Basic credentials for `Proxy-Authorization` (RFC 9110 §11.7.2). */
+export function basicProxyAuthorization(credentials: { username: string; password: string }): string {
+  return `Basic ${Buffer.from(`${credentials.username}:${credentials.password}`, 'utf8').toString('base64')}`;
+}
+
+export async function httpConnect(
+  socket: Socket,
+  host: string,
+  port: number,
+  signal?: AbortSignal,
+  credentials?: { username: string; password: string },
+): Promise<void> {
   const authority = `${isIPv6(host) ? `[${host}]` : host}:${port}`;
-  socket.write(`CONNECT ${authority} HTTP/1.1\r\nHost: ${authority}\r\nUser-Agent: Egress Desk proxy check\r\n\r\n`);
+  const auth = credentials ? `Proxy-Authorization: ${basicProxyAuthorization(credentials)}\r\n` : '';
+  socket.write(`CONNECT ${authority} HTTP/1.1\r\nHost: ${authority}\r\nUser-Agent: Egress Desk proxy check\r\n${auth}\r\n`);
   const head = (await readHead(socket, checkPrefix, signal)).toString('latin1');
   const status = Number(STATUS_LINE.exec(head)?.[1] ?? NaN);
   if (Number.isNaN(status)) throw new HttpConnectError('not-http', 'the proxy answered the CONNECT request without an HTTP status line');
   if (status >= 200 && status < 300) return;
   const headers = headersOf(head);
-  if (status === 407)
-    throw new HttpConnectError('auth-required', 'the HTTP proxy asks for credentials (HTTP 407) before it opens a tunnel', status, headers);
+  // tinyproxy answers wrong credentials with 401, not 407 (its reqs.c): on CONNECT, that is the proxy's own answer.
+  if (status === 407 || (status === 401 && credentials))
+    throw credentials
+      ? new HttpConnectError('auth-refused', 'the HTTP proxy refused the username and password (HTTP 407)', status, headers)
+      : new HttpConnectError('auth-required', 'the HTTP proxy asks for credentials (HTTP 407) before it opens a tunnel', status, headers);
   throw new HttpConnectError('refused-target', `the proxy refused to open a tunnel to ${authority} (HTTP ${status})`, status, headers);
 }

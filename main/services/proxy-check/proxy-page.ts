@@ -11,7 +11,8 @@
  * - tinyproxy's pages carry `Server: tinyproxy/<version>` (src/html-error.c,
  *   send_http_headers); an answer it passes on keeps the target's own Server.
  * - A 407 is a proxy's whatever it says (RFC 9110 §15.5.8: only a proxy asks
- *   for Proxy-Authorization).
+ *   for Proxy-Authorization); its words are auth-problem.ts's, which knows
+ *   whether the check sent credentials, and both paths ask it first.
  * Through a tunnel, an answer of the target's is its own: the proxy only
  * relays it, and inside TLS it cannot add one.
  */
@@ -52,19 +53,8 @@ export function headersOf(head: string): Record<string, string> {
   return headers;
 }
 
-/** The words for a proxy that asks for credentials (HTTP 407), on either path. */
-export function proxyAuthProblem(where: string): Problem {
-  return {
-    kind: 'permanent',
-    stage: 'handshake',
-    message: `The HTTP proxy at ${where} requires authentication (HTTP 407).`,
-    hint: 'The check only speaks to proxies without authentication; test from a client that has the credentials.',
-  };
-}
-
 /** The words for the proxy's own page, on either path; undefined for a proxy whose page does not say what it is. */
 export function proxyPageProblem(page: ProxyPage, where: string, target: string): Problem | undefined {
-  if (page.status === 407) return proxyAuthProblem(where);
   if (!page.daemon) return undefined;
   const proxy = `The proxy at ${where} (${page.daemon})`;
   const answer = `HTTP ${page.status}${page.code ? `, ${page.code}` : ''}`;

@@ -23,6 +23,7 @@ import { AppError } from '../../errors/app-error';
 import type { Logger } from '../../log/logger';
 import { checkProxy } from './check';
 import { connectProblem } from './classify';
+import type { ProxyCredentialLookup } from '../../ports/proxy-credentials';
 
 /** Where the check goes for a demo guest's proxy, from the demo (main/services/demo/demo-proxies.ts). */
 export type DemoRoute =
@@ -47,6 +48,8 @@ export interface ProxyCheckOptions {
   isDemo?(clusterId: string): boolean;
   /** For the demo cluster: the loopback proxy standing in for the guest's port; undefined when the demo runs none. */
   demoRoute?(clusterId: string, vmid: number, port: number): Promise<DemoRoute | undefined>;
+  /** Issue 24: the proxy's credentials, sent by every check (Test and the scheduled ones); default: none. */
+  credentials?: ProxyCredentialLookup;
 }
 
 export const DEMO_TEST_MESSAGE =
@@ -100,6 +103,7 @@ export function createProxyCheckService(options: ProxyCheckOptions): ProxyCheckS
           `VM ${input.vmid} has no address yet: its guest agent has not reported one.`,
           'Wait a minute after start for the agent to report the address, then check again.',
         );
+      const credentials = await options.credentials?.credentialsOf(input.clusterId, input.vmid);
       const demo = options.isDemo?.(input.clusterId) ?? false;
       const route = demo ? await options.demoRoute?.(input.clusterId, input.vmid, input.port) : undefined;
       if (route) return demoCheck(row.address, route);
@@ -123,6 +127,7 @@ export function createProxyCheckService(options: ProxyCheckOptions): ProxyCheckS
           targetUrl,
           timeoutMs: options.timeoutMs,
           signal,
+          credentials,
         }),
       );
 
@@ -159,6 +164,7 @@ export function createProxyCheckService(options: ProxyCheckOptions): ProxyCheckS
           timeoutMs: options.timeoutMs,
           signal,
           shownAs: { host: address, port: input.port },
+          credentials,
         });
         return logged({ ...result, note: route.note });
       }
@@ -171,6 +177,7 @@ export function createProxyCheckService(options: ProxyCheckOptions): ProxyCheckS
           reachable: result.reachable,
           latencyMs: result.latencyMs,
           stage: result.problem?.stage,
+          credentials: credentials !== undefined,
           ...(result.note ? { note: result.note } : {}),
         });
         return result;

@@ -40,6 +40,7 @@ import { proxyOrigins } from './read-models/proxy-origins';
 import { ProxyRecords, type ProxyOrigin } from './records/proxy-records';
 import type { NameGuard, RunContext } from './runners/run-context';
 import { createFileKeySealer, type Sealer } from './sealer';
+import type { ProxyCredentialStore } from '../proxy-credentials/store';
 import { defaultLimits, Slots, type Limits } from './queue/slots';
 import { applyProgress } from './records/steps';
 import { createTaskEvents } from './task-events';
@@ -86,6 +87,11 @@ export interface TaskManagerOptions {
   /** The template builder's catalogue and budgets (runners/build-template.ts). */
   templateBuild?: TemplateBuildDeps;
   sealer?: Sealer;
+  /**
+   * Issue 24: the proxies' credentials. A user-data's credential placeholders are filled from it when a run opens the
+   * text (the journal keeps the placeholders, never the password); a delete's or recreate's old VM loses its own.
+   */
+  credentials?: ProxyCredentialStore;
   /** Finished top-level tasks kept (default 500). */
   historyLimit?: number;
   logFollowMs?: number;
@@ -183,7 +189,15 @@ export function createTaskManager(o: TaskManagerOptions) {
       openCloudInit: async () => {
         const input = parts.mustGet(task.id).input;
         if (!('sealedCloudInit' in input) || input.sealedCloudInit === undefined) throw new Error('no sealed cloud-init');
-        return sealer.open(input.sealedCloudInit);
+        const text = await sealer.open(input.sealedCloudInit);
+        if (!o.credentials) return text;
+        // The VM the seed is for: a recreate's new one.
+        const uid = input.kind === 'recreate-proxy' ? input.newUid : input.uid;
+        return o.credentials.fill(task.clusterId, uid, input.name, text);
+      },
+      credentials: o.credentials && {
+        forget: (uid) => o.credentials!.forget(task.clusterId, uid),
+        noteVmid: (uid, vmid) => o.credentials!.noteVmid(task.clusterId, uid, vmid),
       },
     };
   }

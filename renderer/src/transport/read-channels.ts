@@ -28,6 +28,7 @@ const reads: ReadonlySet<string> = new Set<ChannelName>([
   'templates.preflight',
   'doctor.run',
   'proxies.test',
+  'proxies.credentials',
   'checks.latest',
   'checks.history',
   'alerts.list',

@@ -15,14 +15,30 @@ afterEach(cleanup);
 const socks = presets.find((p) => p.id === 'socks5')!;
 const squid = presets.find((p) => p.id === 'squid')!;
 const askDialog = () => screen.queryByRole('dialog', { name: 'Replace the user-data?' });
+/** Create asks for a username and password unless unticked (issue 24). */
+const on = { credentials: true };
+
+describe('Create proxy: credentials', () => {
+  it('asks for a username and password by default, sending placeholders main fills, never a password; unticking drops them', async () => {
+    const dialog = await openDialog();
+    const box = within(dialog).getByRole('checkbox', { name: 'Require a username and password' }) as HTMLInputElement;
+    expect(box.checked).toBe(true);
+    expect(editorText()).toContain('${EGRESS_DESK_PROXY_PASSWORD_APR1}');
+    expect(editorText()).toContain('basic_ncsa_auth');
+    fireEvent.click(box);
+    expect(box.checked).toBe(false);
+    expect(editorText()).toBe(squid.render(3128));
+    expect(editorText()).not.toContain('EGRESS_DESK_PROXY');
+  });
+});
 
 describe('Create proxy: presets', () => {
   it('choosing microsocks puts its SOCKS5 user-data in the editor at once when the text is untouched', async () => {
     const dialog = await openDialog();
-    expect(editorText()).toBe(squid.render(3128));
+    expect(editorText()).toBe(squid.render(3128, on));
     fireEvent.change(field(dialog, 'Proxy software'), { target: { value: 'socks5' } });
     expect(askDialog()).toBeNull();
-    expect(editorText()).toBe(socks.render(1080));
+    expect(editorText()).toBe(socks.render(1080, on));
     expect((field(dialog, 'Listening port') as HTMLInputElement).value).toBe('1080');
   });
 
@@ -40,7 +56,7 @@ describe('Create proxy: presets', () => {
 
     fireEvent.change(field(dialog, 'Proxy software'), { target: { value: 'socks5' } });
     fireEvent.click(within(askDialog()!).getByRole('button', { name: 'Replace user-data' }));
-    expect(editorText()).toBe(socks.render(1080));
+    expect(editorText()).toBe(socks.render(1080, on));
     expect(screen.getByRole('dialog', { name: 'Create proxy' })).toBeTruthy();
   });
 });
@@ -49,7 +65,7 @@ describe('Create proxy: the port follows into the text', () => {
   it('re-renders the untouched preset with the new port', async () => {
     const dialog = await openDialog();
     fireEvent.change(field(dialog, 'Listening port'), { target: { value: '8080' } });
-    expect(editorText()).toBe(squid.render(8080));
+    expect(editorText()).toBe(squid.render(8080, on));
   });
 
   it('in edited text, rewrites only the line where the preset put the port, keeping the edits', async () => {
@@ -70,14 +86,14 @@ describe('Create proxy: the port follows into the text', () => {
     const note = within(dialog).getByText(/was not changed to 8080/);
     fireEvent.click(within(note).getByRole('button', { name: 'put the preset back on port 8080' }));
     fireEvent.click(within(askDialog()!).getByRole('button', { name: 'Replace user-data' }));
-    expect(editorText()).toBe(squid.render(8080));
+    expect(editorText()).toBe(squid.render(8080, on));
   });
 
   it('says an invalid port in words and leaves the text alone', async () => {
     const dialog = await openDialog();
     fireEvent.change(field(dialog, 'Listening port'), { target: { value: '70000' } });
     expect(within(dialog).getByText('The port is a whole number from 1 to 65535.')).toBeTruthy();
-    expect(editorText()).toBe(squid.render(3128));
+    expect(editorText()).toBe(squid.render(3128, on));
   });
 });
 

@@ -18,6 +18,8 @@ import { newInstanceId } from '../../../main/core/provider/cluster/seed-source';
 import { GUEST_AGENT_SCRIPT } from '../../../main/core/seed/guest-agent-script';
 import { buildSeedIso } from '../../../main/core/seed/nocloud';
 import { presets } from '../../../renderer/src/views/create/presets';
+import { newPassword } from '../../../main/services/proxy-credentials/store';
+import { presetUserData } from '../../support/real-proxy';
 import { ProxyName } from '../../../shared/channels/tasks';
 import { missing, scratchDir, writeImage, xorrisoExtract } from './debian-tools';
 import { filesByName } from './iso-reader';
@@ -70,6 +72,10 @@ const cases: Case[] = seeded.map((c, i) => {
   const preset = presets[i % presets.length]!;
   return { ...c, userData: preset.render(preset.defaultPort) };
 });
+// Issue 24: every preset with credentials, its placeholders filled as main fills them for the seed.
+const withCredentials = presets.map((p) => presetUserData(p.id, p.defaultPort, { username: 'egress', password: newPassword() }));
+for (const [i, p] of presets.entries())
+  cases.push({ why: `preset ${p.id} with credentials`, name: 'creds', instanceId: 'creds', userData: withCredentials[i]! });
 // Every preset once more, on another port, with the profile's own vendor-data beside the guest agent script.
 const configured = '#cloud-config\nntp:\n  enabled: true\n';
 for (const p of presets)
@@ -203,6 +209,15 @@ describe.skipIf(absent !== undefined)("the seed as cloud-init's NoCloud datasour
     const texts = presets.flatMap((p) => [p.defaultPort, 8080, 1, 65_535].map((port) => p.render(port)));
     expect(loadYaml(texts)).toEqual(texts.map((t) => parse(t)));
   });
+
+  it.each(presets.map((p, n) => ({ id: p.id, i: cases.findIndex((c) => c.userData === withCredentials[n]) })))(
+    'preset $id with credentials passes cloud-init schema --config-file as the guest finds it on the seed',
+    ({ i }) => {
+      const run = spawnSync('/usr/bin/cloud-init', ['schema', '--config-file', join(folders[i]!, 'user-data')], { encoding: 'utf8' });
+      expect(`${run.stdout}${run.stderr}`.trim()).toBe(`Valid cloud-config: ${join(folders[i]!, 'user-data')}`);
+      expect(run.status).toBe(0);
+    },
+  );
 
   it.each(presets.map((p) => ({ id: p.id, i: cases.findIndex((c) => c.userData === p.render(8080)) })))(
     'preset $id passes cloud-init schema --config-file as the guest finds it on the seed',

@@ -4,6 +4,7 @@
  * under a running create. (The other kinds' runners are registered beside
  * it in task-kinds.ts, one file per kind.)
  */
+import { parseProviderId } from '../../../core';
 import { AppError } from '../../../errors/app-error';
 import { withName, type Runner } from './run-context';
 
@@ -32,6 +33,7 @@ export const createProxy: Runner = async (ctx) => {
       { signal: ctx.signal, onProgress: ctx.onProgress, cloneGate: ctx.cloneGate },
     ),
   ).finally(end);
+  ctx.credentials?.noteVmid(input.uid, parseProviderId(id).vmid);
   // The proxy runs: nothing will need its cloud-init again, so the journal stops keeping it.
   ctx.update({ input: { ...input, sealedCloudInit: undefined } });
   return `${input.name} is running (${id}).`;

@@ -20,5 +20,7 @@ export const deleteProxy: Runner = async (ctx) => {
     ...(input.expect ? { expect: input.expect, onMismatch: 'refuse' as const } : {}),
   };
   await withName(ctx, name, () => ctx.cluster.provider.delete(input.providerId, options));
+  // Issue 24: the deleted proxy's credentials go with it (a VM the delete knew by its mark's UID).
+  if (input.expect && input.expect !== 'absent') ctx.credentials?.forget(input.expect.uid);
   return report ? describeDelete(name, report) : `${name} is deleted.`;
 };

@@ -47,6 +47,8 @@ export const recreateProxy: Runner = async (ctx) => {
         },
       ),
     );
+    // Issue 24: the old VM's credentials go with it; the new one's were made when its seed was built.
+    ctx.credentials?.forget(input.uid);
     const done = ctx.current().input;
     if (done.kind === 'recreate-proxy') ctx.update({ input: { ...done, sealedCloudInit: undefined } });
     return `${input.name} is ${r.message} (the old VM ${input.vmid} is deleted).`;

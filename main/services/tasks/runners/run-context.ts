@@ -22,7 +22,10 @@ export interface RunContext {
   /** Journals the fields (fsync'd) and tells the renderer; throws the journal's AppError (disk full, read-only) when it cannot. */
   update(fields: Partial<TaskRecord>): void;
   names: NameGuard;
+  /** The task's user-data, its credential placeholders filled for the proxy (issue 24): for the core only, never journalled. */
   openCloudInit(): Promise<string>;
+  /** The proxies' credentials, where the app keeps them (absent: none kept). */
+  credentials?: { forget(uid: string): void; noteVmid(uid: string, vmid: number): void } | undefined;
   log: Logger;
   /** The cluster's per-storage clone slots, for a create to pass the core (CallOptions.cloneGate). */
   cloneGate?: CloneGate;

@@ -104,6 +104,9 @@ export function CloudInitEditor({ value, onChange, label, describedBy, presetsAb
           EditorView.contentAttributes.of({
             'aria-label': label,
             'aria-multiline': 'true',
+            // Focusable content for the scroller (axe scrollable-region-focusable), once the text is taller than it
+            // (the presets with credentials are); a contenteditable is in the tab order already, so Tab is unchanged.
+            tabindex: '0',
             ...(describedBy ? { 'aria-describedby': describedBy } : {}),
           }),
           EditorView.updateListener.of((u) => {

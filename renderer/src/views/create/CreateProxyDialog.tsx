@@ -26,7 +26,7 @@ import { useClusterCatalogue, useNameOwner, type ClusterChoice } from './catalog
 import { CloudInitEditor } from './CloudInitEditor';
 import { checkForm, portNumber, portProblem, suggestName, type CreateForm, type FormProblems } from './form';
 import { useCreateDialog, type CreateStart } from './open-state';
-import { movePort } from './preset-text';
+import { movePort, withCredentials } from './preset-text';
 import { presets, type Preset } from './presets';
 import { PresetPicker } from './PresetPicker';
 import { landingHelp, landingOf, nodeLabel, noLandingProblem, useLanding, type LandingCheck } from './landing';
@@ -35,7 +35,8 @@ import { namesPreview } from './words';
 import './create.css';
 
 const firstPreset = presets[0]!;
-const presetOf = (id: string): Preset => presets.find((p) => p.id === id) ?? firstPreset;
+/** The preset, rendering with or without the credential placeholders (issue 24: on unless the admin unticks it). */
+const presetOf = (id: string, credentials = true): Preset => withCredentials(presets.find((p) => p.id === id) ?? firstPreset, credentials);
 
 function initialForm(start: CreateStart | undefined): CreateForm {
   return {
@@ -47,7 +48,7 @@ function initialForm(start: CreateStart | undefined): CreateForm {
     count: '1',
     presetId: firstPreset.id,
     port: String(firstPreset.defaultPort),
-    cloudInit: firstPreset.render(firstPreset.defaultPort),
+    cloudInit: presetOf(firstPreset.id).render(firstPreset.defaultPort),
   };
 }
 
@@ -113,8 +114,9 @@ export function CreateProxyDialog() {
   const [applied, setApplied] = useState<Applied>(() => ({
     presetId: firstPreset.id,
     port: firstPreset.defaultPort,
-    text: firstPreset.render(firstPreset.defaultPort),
+    text: presetOf(firstPreset.id).render(firstPreset.defaultPort),
   }));
+  const [credentials, setCredentials] = useState(true);
   const [touched, setTouched] = useState(false);
   const [portStuck, setPortStuck] = useState<number>();
   const [pending, setPending] = useState<Pending>();
@@ -144,7 +146,7 @@ export function CreateProxyDialog() {
     : { name: problems.name, count: problems.count, cloudInit: problems.cloudInit, node: problems.node };
   if (sendError?.field && !shown[sendError.field as keyof CreateForm]) shown[sendError.field as keyof CreateForm] = sendError.message;
   const edited = form.cloudInit !== applied.text;
-  const preset = presetOf(form.presetId);
+  const preset = presetOf(form.presetId, credentials);
 
   const close = () => setOpen(false);
   const { requestClose, question } = useCloseGuard(close, {
@@ -181,7 +183,7 @@ export function CreateProxyDialog() {
   };
 
   const choosePreset = (id: string) => {
-    const next = presetOf(id);
+    const next = presetOf(id, credentials);
     setTouched(true);
     replacing(`Choosing ${next.label}`, () => apply(next, next.defaultPort));
   };
@@ -382,6 +384,15 @@ export function CreateProxyDialog() {
           portNote={portNote}
           edited={edited}
           onChoose={choosePreset}
+          credentials={credentials}
+          onCredentials={(on) => {
+            setTouched(true);
+            const port = portNumber(form.port) ?? preset.defaultPort;
+            replacing(on ? 'Asking for a username and password' : 'Dropping the username and password', () => {
+              setCredentials(on);
+              apply(presetOf(form.presetId, on), port);
+            });
+          }}
           onPort={changePort}
           onReset={() => {
             const port = portNumber(form.port) ?? preset.defaultPort;

@@ -17,11 +17,15 @@ export interface PresetPickerProps {
   /** Whether the text differs from what the preset wrote. */
   edited: boolean;
   onChoose: (presetId: string) => void;
+  /** Issue 24: the preset asks for a username and password (main makes the password and fills it in the seed). */
+  credentials: boolean;
+  onCredentials: (on: boolean) => void;
   onPort: (port: string) => void;
   onReset: () => void;
 }
 
-export function PresetPicker({ presetId, port, portProblem, portNote, edited, onChoose, onPort, onReset }: PresetPickerProps) {
+export function PresetPicker(props: PresetPickerProps) {
+  const { presetId, port, portProblem, portNote, edited, onChoose, onPort, onReset, credentials, onCredentials } = props;
   return (
     <fieldset className="preset-picker">
       <legend>Preset</legend>
@@ -37,6 +41,15 @@ export function PresetPicker({ presetId, port, portProblem, portNote, edited, on
       <Field label="Listening port" problem={portProblem}>
         <input inputMode="numeric" value={port} size={6} onChange={(e) => onPort(e.target.value)} />
       </Field>
+      <label className="checkbox-line">
+        <input type="checkbox" checked={credentials} onChange={(e) => onCredentials(e.target.checked)} />
+        Require a username and password
+      </label>
+      <span className="field-help">
+        {credentials
+          ? 'The app makes a strong password and keeps it with the cluster token; Test and the checks use it. Show or copy it from the proxy’s details.'
+          : 'Anyone on the allowed networks can use this proxy.'}
+      </span>
       <button type="button" disabled={!edited || portProblem !== undefined} onClick={onReset}>
         Reset to preset
       </button>

@@ -22,3 +22,8 @@ export function movePort(text: string, preset: Preset, from: number, to: number)
   }
   return lines.join('\n');
 }
+
+/** The preset with its credentials choice bound, so every render of it (the port moves included) keeps the choice. */
+export function withCredentials(preset: Preset, credentials: boolean): Preset {
+  return { ...preset, render: (port, options) => preset.render(port, { credentials, ...options }) };
+}

@@ -2,20 +2,40 @@
  * Cloud-config starting points for the three proxy kinds the Create dialog
  * offers. Content, not rules: each is a cloud-config with the listening
  * port filled in; the admin edits the result freely. Access is limited to
- * private networks so a preset never makes an open proxy on the internet.
+ * private networks so a preset never makes an open proxy on the internet,
+ * and the HTTP presets hide the client from the target (no
+ * X-Forwarded-For, no Via).
+ *
+ * With `credentials` (issue 24, the Create dialog's "require a username and
+ * password", on by default) each preset also asks for a username and
+ * password. It carries only the placeholders of
+ * shared/domain/proxy-credentials.ts: main fills them when it builds the
+ * seed, so the password never reaches the renderer. Where the daemon takes a
+ * hash (Squid's htpasswd file) the seed carries the hash; tinyproxy and
+ * microsocks take the password itself, in a file only root (tinyproxy's
+ * group) reads.
  */
 
 import { cloudConfig, literalBlock } from '../../../../shared/domain/cloud-yaml';
+import { CREDENTIAL_PLACEHOLDERS as P } from '../../../../shared/domain/proxy-credentials';
+
+export interface PresetOptions {
+  /** Ask clients for the proxy's username and password (the placeholders main fills). */
+  credentials?: boolean;
+}
 
 export interface Preset {
   id: 'squid' | 'tinyproxy' | 'socks5';
   label: string;
   protocol: 'http' | 'socks5';
   defaultPort: number;
-  render(port: number): string;
+  render(port: number, options?: PresetOptions): string;
 }
 
 const privateNets = ['10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16'];
+
+/** Debian's squid.conf: the ports a request may go to, and the one CONNECT may open (https). */
+const safePorts = ['80', '21', '443', '70', '210', '1025-65535', '280', '488', '591', '777'];
 
 // The YAML is written by cloud-yaml.ts (every string quoted, so cloud-init's YAML 1.1 reader reads what is meant);
 // the config files inside are the daemons' own formats, kept readable as literal blocks.
@@ -24,7 +44,7 @@ const squid: Preset = {
   label: 'Squid (HTTP proxy)',
   protocol: 'http',
   defaultPort: 3128,
-  render: (port) =>
+  render: (port, options = {}) =>
     cloudConfig({
       package_update: true,
       packages: ['squid'],
@@ -33,14 +53,32 @@ const squid: Preset = {
           path: '/etc/squid/squid.conf',
           content: literalBlock(
             lines(
+              ...(options.credentials
+                ? [
+                    'auth_param basic program /usr/lib/squid/basic_ncsa_auth /etc/squid/passwords',
+                    'auth_param basic realm Egress Desk proxy',
+                    'acl authenticated proxy_auth REQUIRED',
+                  ]
+                : []),
               `http_port ${port}`,
               `acl private_nets src ${privateNets.join(' ')}`,
-              'http_access allow private_nets',
+              'acl SSL_ports port 443',
+              `acl Safe_ports port ${safePorts.join(' ')}`,
+              'acl CONNECT method CONNECT',
+              'http_access deny !Safe_ports',
+              'http_access deny CONNECT !SSL_ports',
+              options.credentials ? 'http_access allow private_nets authenticated' : 'http_access allow private_nets',
               'http_access deny all',
+              'forwarded_for delete',
+              'via off',
               'cache deny all',
             ),
           ),
         },
+        // The htpasswd file: the username and the password's hash ($apr1$), readable by Squid's helper (group proxy) only.
+        ...(options.credentials
+          ? [{ path: '/etc/squid/passwords', owner: 'root:proxy', permissions: '0640', content: `${P.user}:${P.apr1}\n` }]
+          : []),
       ],
       runcmd: ['systemctl restart squid', 'systemctl enable squid'],
     }),
@@ -51,27 +89,38 @@ const tinyproxy: Preset = {
   label: 'tinyproxy (small HTTP proxy)',
   protocol: 'http',
   defaultPort: 8888,
-  render: (port) =>
-    cloudConfig({
-      package_update: true,
-      packages: ['tinyproxy'],
-      write_files: [
-        {
-          path: '/etc/tinyproxy/tinyproxy.conf',
-          content: literalBlock(
-            lines(
-              'User tinyproxy',
-              'Group tinyproxy',
-              `Port ${port}`,
-              'Timeout 600',
-              'MaxClients 100',
-              ...privateNets.map((n) => `Allow ${n}`),
+  render: (port, options = {}) =>
+    cloudConfig(
+      {
+        package_update: true,
+        packages: ['tinyproxy'],
+        write_files: [
+          {
+            path: '/etc/tinyproxy/tinyproxy.conf',
+            // tinyproxy takes the password itself: the file is root's, and tinyproxy's group once the package made it.
+            ...(options.credentials ? { permissions: '0640' } : {}),
+            content: literalBlock(
+              lines(
+                'User tinyproxy',
+                'Group tinyproxy',
+                `Port ${port}`,
+                'Timeout 600',
+                'MaxClients 100',
+                'DisableViaHeader Yes',
+                ...privateNets.map((n) => `Allow ${n}`),
+                ...(options.credentials ? [`BasicAuth ${P.user} ${P.password}`] : []),
+              ),
             ),
-          ),
-        },
-      ],
-      runcmd: ['systemctl restart tinyproxy', 'systemctl enable tinyproxy'],
-    }),
+          },
+        ],
+        runcmd: [
+          ...(options.credentials ? ['chgrp tinyproxy /etc/tinyproxy/tinyproxy.conf'] : []),
+          'systemctl restart tinyproxy',
+          'systemctl enable tinyproxy',
+        ],
+      },
+      options.credentials ? { write_files: 'BasicAuth takes the password in clear text: this file is readable by root and tinyproxy only.' } : {},
+    ),
 };
 
 const socks5: Preset = {
@@ -79,12 +128,22 @@ const socks5: Preset = {
   label: 'microsocks (SOCKS5 proxy)',
   protocol: 'socks5',
   defaultPort: 1080,
-  render: (port) =>
+  render: (port, options = {}) =>
     cloudConfig(
       {
         package_update: true,
         packages: ['microsocks'],
         write_files: [
+          // microsocks takes the password itself (-P): systemd reads it, as root, from a file only root reads.
+          ...(options.credentials
+            ? [
+                {
+                  path: '/etc/microsocks.env',
+                  permissions: '0600',
+                  content: literalBlock(lines(`MICROSOCKS_USER=${P.user}`, `MICROSOCKS_PASSWORD=${P.password}`)),
+                },
+              ]
+            : []),
           {
             path: '/etc/systemd/system/microsocks.service',
             content: literalBlock(
@@ -95,7 +154,12 @@ const socks5: Preset = {
                 'Wants=network-online.target',
                 '',
                 '[Service]',
-                `ExecStart=/usr/bin/microsocks -i 0.0.0.0 -p ${port}`,
+                ...(options.credentials
+                  ? [
+                      'EnvironmentFile=/etc/microsocks.env',
+                      `ExecStart=/usr/bin/microsocks -i 0.0.0.0 -p ${port} -u \${MICROSOCKS_USER} -P \${MICROSOCKS_PASSWORD}`,
+                    ]
+                  : [`ExecStart=/usr/bin/microsocks -i 0.0.0.0 -p ${port}`]),
                 'DynamicUser=yes',
                 'Restart=always',
                 '',
@@ -107,7 +171,11 @@ const socks5: Preset = {
         ],
         runcmd: ['systemctl daemon-reload', 'systemctl enable --now microsocks'],
       },
-      { runcmd: 'microsocks has no address allow-list: keep this VM on a private network, or add -u <user> -P <password>.' },
+      {
+        runcmd: options.credentials
+          ? 'microsocks has no address allow-list: keep this VM on a private network; clients need the username and password.'
+          : 'microsocks has no address allow-list: keep this VM on a private network, or ask for a username and password.',
+      },
     ),
 };
 

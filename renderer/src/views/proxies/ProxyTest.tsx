@@ -18,7 +18,7 @@ import { checksKey, useChecks } from '../../stores/checks';
 import { DEFAULT_ENDPOINT, DEFAULT_PORT } from '../../../../shared/domain/proxy-endpoint';
 import { proxyUrl } from '../../../../shared/domain/proxy-url';
 import type { ProxyRow } from './rows';
-import { CopyUrlWithCredentials } from './exports/CopyUrlWithCredentials';
+import { ProxyCredentials } from './ProxyCredentials';
 
 export function ProxyTest({ row }: { row: ProxyRow }) {
   const entry = useProxyCheck((s) => s.checks[checkKey(row.clusterId, row.vmid)]);
@@ -46,7 +46,7 @@ export function ProxyTest({ row }: { row: ProxyRow }) {
       <h3>Proxy address</h3>
       {proxyAddress ? (
         <div className="proxy-url">
-          <code>{proxyAddress}</code> <CopyButton text={proxyAddress} label="Copy proxy address" /> <CopyUrlWithCredentials row={row} />
+          <code>{proxyAddress}</code> <CopyButton text={proxyAddress} label="Copy proxy address" />
         </div>
       ) : row.address && loading ? (
         <p className="muted">Reading which port it listens on…</p>
@@ -54,6 +54,9 @@ export function ProxyTest({ row }: { row: ProxyRow }) {
         <p>Give a valid port below to see its address.</p>
       ) : (
         <p>No address yet: the guest agent has not reported one.</p>
+      )}
+      {parsed.success && (
+        <ProxyCredentials clusterId={row.clusterId} vmid={row.vmid} address={row.address} protocol={protocol} port={Number(port)} />
       )}
       <form
         className="inline-form"

@@ -1,20 +1,21 @@
 /**
- * Issue 24 §3 and the secret rules: a sentinel proxy password, given by the ProxyCredentialLookup of the composed
- * app (the demo cluster's proxies), is in an export's text or a copied URL only when the request asks for it after
- * the warning was confirmed, and never in a log line, an error, or any file of the data folder (settings, history,
- * journal), whatever was exported.
+ * Issue 24 §3 and the secret rules: a proxy password, the one the composed app's credentials area made and keeps
+ * for a demo proxy (read back through the drawer's explicit reveal, so it is the real one), is in an export's text or
+ * a copied URL only when the request asks for it after the warning was confirmed, and never in a log line, an
+ * error, or any file of the data folder (settings, history, journal), whatever was exported.
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultExportOptions, ExportFormat } from '../../../../shared/channels/exports';
-import { startDemoCluster } from '../../../../main/services/demo/demo-cluster';
+import { demoCredentials, startDemoCluster } from '../../../../main/services/demo/demo-cluster';
 import { createMemoryLogger } from '../../../../main/log/logger';
 import { nodeRuntime } from '../../../../main/app/runtime-info';
 import { composeApp, type ComposedApp } from '../../../support/compose-app';
 
-const SENTINEL = 'SENTINEL-proxy-pass-5c1e9d';
+let SENTINEL = '';
+let USER = '';
 const ctx = () => ({ signal: new AbortController().signal, transport: 'test' });
 
 const filesUnder = (dir: string): string[] =>
@@ -34,9 +35,12 @@ describe('a proxy password and the exports', () => {
       dataDir,
       demo: 'off',
       monitoring: { inventory: { visibleIntervalMs: 200 } },
-      proxyCredentials: { credentialsOf: async () => ({ username: 'alice', password: SENTINEL }) },
     });
-    app.profiles.startDemo(() => startDemoCluster(logger, 0.02));
+    app.profiles.startDemo(async () => {
+      const cluster = await startDemoCluster(logger, 0.02);
+      await demoCredentials(cluster, app.credentials);
+      return cluster;
+    });
     for (let i = 0; i < 300; i++) {
       const answer = await app.router.dispatch('inventory.snapshot', {}, ctx());
       const vms = answer.ok
@@ -49,6 +53,12 @@ describe('a proxy password and the exports', () => {
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     expect(proxies.length).toBeGreaterThanOrEqual(2);
+    const revealed = await app.router.dispatch('proxies.credentials', proxies[0]!, ctx());
+    if (!revealed.ok) throw new Error(`no credentials for the demo proxy: ${revealed.error.message}`);
+    const { username, password } = revealed.value as { username: string; password: string };
+    expect(password.length).toBeGreaterThanOrEqual(22); // at least 128 bits, base64url
+    SENTINEL = password;
+    USER = username;
   });
   afterAll(async () => {
     await app.dispose();
@@ -82,7 +92,7 @@ describe('a proxy password and the exports', () => {
       if (format !== 'pac') expect(JSON.stringify(answer)).toContain(SENTINEL);
     }
     const url = await app.router.dispatch('proxies.url', { ...proxies[0]!, includeCredentials: true }, ctx());
-    expect(JSON.stringify(url)).toContain(`alice:${SENTINEL}@`);
+    expect(JSON.stringify(url)).toContain(`${USER}:${SENTINEL}@`);
     app.history.flush();
     expect(logger.lines.filter((l) => l.includes(SENTINEL))).toEqual([]);
     for (const file of filesUnder(dataDir)) expect(readFileSync(file).includes(SENTINEL), file).toBe(false);

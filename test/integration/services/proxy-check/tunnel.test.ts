@@ -54,7 +54,7 @@ describe('the tunnel to an https target', () => {
 
   it.each([
     [403, 'transient', 'request', (t: string) => `The proxy refused to open a tunnel to ${t} (HTTP 403).`],
-    [407, 'permanent', 'handshake', () => /^The HTTP proxy at 127\.0\.0\.1:\d+ requires authentication \(HTTP 407\)\.$/],
+    [407, 'permanent', 'handshake', () => /^The proxy at 127\.0\.0\.1:\d+ asks for a username and password \(HTTP 407\), and the app keeps none for this proxy\.$/],
   ] as const)('names a CONNECT answered with HTTP %i', async (status, kind, stage, message) => {
     const proxy = await startAnsweringProxy(status);
     try {

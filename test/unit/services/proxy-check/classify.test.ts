@@ -158,7 +158,13 @@ describe('the class of a failed check, by the step it reached', () => {
     const reached: Reached = { phase: 'socks5-connect', protocol: 'socks5', tunnel: true, answered: true };
     expect(problemOf(new Socks5Error('auth-required', 'x'), { ...reached, phase: 'socks5-greeting' }, where, target)).toMatchObject({
       kind: 'permanent',
-      message: `The SOCKS5 proxy at ${where} requires authentication.`,
+      message: `The proxy at ${where} asks for a username and password, and the app keeps none for this proxy.`,
+    });
+    // Issue 24: credentials offered and refused are their own words, never "no answer".
+    expect(problemOf(new Socks5Error('auth-refused', 'x'), { ...reached, phase: 'socks5-greeting' }, where, target)).toMatchObject({
+      kind: 'permanent',
+      stage: 'handshake',
+      message: `The proxy at ${where} refused the username and password the app keeps for it.`,
     });
     expect(
       problemOf(

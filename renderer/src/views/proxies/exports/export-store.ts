@@ -33,9 +33,6 @@ export function requestExportSave(input: ExportInput): Promise<Envelope<{ saved:
   return useTasks.getState().api?.request['proxies.exportSave'](input) ?? notAttached();
 }
 
-export function requestProxyUrl(clusterId: string, vmid: number, includeCredentials: boolean) {
-  return useTasks.getState().api?.request['proxies.url']({ clusterId, vmid, includeCredentials }) ?? notAttached();
-}
 
 /** Browser mode: the text saved as the browser's download. */
 export function download(fileName: string, mediaType: string, text: string) {

@@ -1,0 +1,187 @@
+/**
+ * Issue 24: each proxy's username and password, generated here in main when
+ * the seed of a user-data that asks for them is built (its placeholders,
+ * shared/domain/proxy-credentials.ts), kept by the same SecretKeeper as the
+ * cluster tokens, and answered to the checks, Test and the drawer's explicit
+ * reveal (the ProxyCredentialLookup port). Removed when the proxy is deleted.
+ *
+ * Where it is kept: `proxy-credentials.json` (0600) in the data folder holds,
+ * per proxy (cluster id and the VM's UID, with its name and VMID once known),
+ * the username and the sealed secret: the keyring when this computer has a
+ * protected one; without one, the cluster token's own choice (a token kept
+ * for this session only keeps its proxies' passwords for this session only,
+ * a token stored unprotected or in a file lets them be stored unprotected,
+ * base64 only, as the token choice says). The sealed value is the password
+ * with the two hashes the seed carried (their salts are random), so a seed
+ * rebuilt for a migrate has the same bytes.
+ */
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { fillCredentials, wantsCredentials } from '../../../shared/domain/proxy-credentials';
+import { AppError } from '../../errors/app-error';
+import { readPrivateJson, writePrivateJson } from '../../files/private-json-file';
+import type { Logger } from '../../log/logger';
+import { registerSecret } from '../../log/secrets';
+import type { ProxyCredentialLookup, ProxyCredentials } from '../../ports/proxy-credentials';
+import { SealedSecret, SecretKeeper, type HeldStorage } from '../secrets/secret-keeper';
+import type { SecretVault } from '../secrets/vault';
+import { md5Crypt, newSalt } from './md5-crypt';
+
+export const PROXY_USERNAME = 'egress';
+const FILE = 'proxy-credentials.json';
+
+const Entry = z
+  .object({
+    clusterId: z.string().min(1),
+    uid: z.string().min(1),
+    name: z.string().min(1),
+    vmid: z.number().int().optional(),
+    username: z.string().min(1),
+    storage: z.enum(['keyring', 'session', 'plaintext']),
+    /** Absent for `session`: the secret is in memory only. */
+    secret: SealedSecret.optional(),
+    createdAt: z.string(),
+  })
+  .strict();
+type Entry = z.infer<typeof Entry>;
+const Document = z.object({ version: z.literal(1), proxies: z.array(Entry) }).strict();
+
+const Held = z.object({ password: z.string().min(1), apr1: z.string().min(1), crypt: z.string().min(1) }).strict();
+type Held = z.infer<typeof Held>;
+
+/** What the inventory knows of a VM: its UID (from the marks) and name. */
+export interface KnownVm {
+  uid?: string;
+  name?: string;
+}
+
+export interface ProxyCredentialStoreOptions {
+  vault: SecretVault;
+  /** Absent: kept in memory only (tests, a data folder that cannot be written). */
+  dataDir?: string;
+  logger: Logger;
+  /** The cluster token's storage choice; it decides where proxy passwords go when no protected keyring exists. */
+  tokenStorage(clusterId: string): 'keyring' | 'session' | 'plaintext' | 'file' | undefined;
+  /** The VM behind a VMID, from the inventory; read at each lookup. */
+  vm?(clusterId: string, vmid: number): KnownVm | undefined;
+}
+
+export interface ProxyCredentialStore extends ProxyCredentialLookup {
+  /** The user-data with its credential placeholders filled for this proxy (credentials made and kept first); unchanged without placeholders. */
+  fill(clusterId: string, uid: string, name: string, userData: string): Promise<string>;
+  /** The VMID a create got, so a lookup by VMID finds the proxy before the inventory lists its marks. */
+  noteVmid(clusterId: string, uid: string, vmid: number): void;
+  /** The proxy was deleted: its credentials go. */
+  forget(clusterId: string, uid: string): void;
+  /** The proxy's credentials, made now if it has none (the demo's own proxies, which no seed of the app made). */
+  ensure(clusterId: string, uid: string, name: string, vmid: number): Promise<ProxyCredentials>;
+  /** Whether the app holds credentials for the proxy (without revealing them). */
+  has(clusterId: string, vmid: number): boolean;
+}
+
+const keyOf = (clusterId: string, uid: string) => `proxy:${clusterId}:${uid}`;
+
+/** 24 random bytes as URL-safe base64: 32 characters, 192 bits, nothing a URL, YAML or a config line needs to escape. */
+export function newPassword(): string {
+  return randomBytes(24).toString('base64url');
+}
+
+export function createProxyCredentialStore(options: ProxyCredentialStoreOptions): ProxyCredentialStore {
+  const log = options.logger.child({ part: 'proxy-credentials' });
+  const keeper = new SecretKeeper(options.vault);
+  const path = options.dataDir ? join(options.dataDir, FILE) : undefined;
+  const entries: Entry[] = (path ? readPrivateJson(path, Document, log)?.proxies : undefined) ?? [];
+
+  const save = () => {
+    if (path) writePrivateJson(path, { version: 1, proxies: entries });
+  };
+  const find = (clusterId: string, uid: string) => entries.find((e) => e.clusterId === clusterId && e.uid === uid);
+  const byVmid = (clusterId: string, vmid: number): Entry | undefined => {
+    const vm = options.vm?.(clusterId, vmid);
+    // The VM's UID decides: a VMID reused by another VM never gets the deleted proxy's credentials.
+    if (vm?.uid) return find(clusterId, vm.uid);
+    return entries.find((e) => e.clusterId === clusterId && e.vmid === vmid && (vm?.name === undefined || vm.name === e.name));
+  };
+
+  async function storageFor(clusterId: string): Promise<HeldStorage> {
+    if ((await options.vault.backend()).protected) return 'keyring';
+    const token = options.tokenStorage(clusterId);
+    return token === 'plaintext' || token === 'file' ? 'plaintext' : 'session';
+  }
+
+  async function held(entry: Entry): Promise<Held | undefined> {
+    const key = keyOf(entry.clusterId, entry.uid);
+    if (!keeper.holds(key, entry.secret)) return undefined;
+    const text = await keeper.reveal(key, entry.name, entry.secret);
+    const parsed = Held.safeParse(JSON.parse(text));
+    if (!parsed.success) return undefined;
+    registerSecret(parsed.data.password);
+    return parsed.data;
+  }
+
+  async function make(clusterId: string, uid: string, name: string, stale?: Entry): Promise<Held> {
+    if (stale) entries.splice(entries.indexOf(stale), 1);
+    const password = newPassword();
+    const made: Held = { password, apr1: md5Crypt(password, newSalt(), '$apr1$'), crypt: md5Crypt(password, newSalt(), '$1$') };
+    registerSecret(password);
+    const storage = await storageFor(clusterId);
+    const secret = await keeper.seal(keyOf(clusterId, uid), JSON.stringify(made), storage);
+    entries.push({
+      clusterId,
+      uid,
+      name,
+      username: PROXY_USERNAME,
+      storage,
+      ...(secret ? { secret } : {}),
+      createdAt: new Date().toISOString(),
+    });
+    save();
+    log.info('proxy credentials made', { cluster: clusterId, uid, name, storage });
+    return made;
+  }
+
+  return {
+    async fill(clusterId, uid, name, userData) {
+      if (!wantsCredentials(userData)) return userData;
+      const entry = find(clusterId, uid);
+      const values = entry ? await held(entry) : await make(clusterId, uid, name);
+      if (!values)
+        throw new AppError(
+          'permanent',
+          `The password of ${name} is not available: it was kept for a session only. Its seed cannot be written again with it.`,
+          'Recreate the proxy to give it new credentials.',
+        );
+      return fillCredentials(userData, { user: entry?.username ?? PROXY_USERNAME, password: values.password, apr1: values.apr1, crypt: values.crypt });
+    },
+    async ensure(clusterId, uid, name, vmid) {
+      const entry = find(clusterId, uid);
+      const values = (entry && (await held(entry))) ?? (await make(clusterId, uid, name, entry));
+      this.noteVmid(clusterId, uid, vmid);
+      return { username: entry?.username ?? PROXY_USERNAME, password: values.password };
+    },
+    noteVmid(clusterId, uid, vmid) {
+      const entry = find(clusterId, uid);
+      if (!entry || entry.vmid === vmid) return;
+      entry.vmid = vmid;
+      save();
+    },
+    forget(clusterId, uid) {
+      const i = entries.findIndex((e) => e.clusterId === clusterId && e.uid === uid);
+      if (i === -1) return;
+      keeper.forget(keyOf(clusterId, uid));
+      entries.splice(i, 1);
+      save();
+      log.info('proxy credentials removed', { cluster: clusterId, uid });
+    },
+    has(clusterId, vmid) {
+      return byVmid(clusterId, vmid) !== undefined;
+    },
+    async credentialsOf(clusterId, vmid): Promise<ProxyCredentials | undefined> {
+      const entry = byVmid(clusterId, vmid);
+      if (!entry) return undefined;
+      const values = await held(entry);
+      return values && { username: entry.username, password: values.password };
+    },
+  };
+}
