@@ -18,7 +18,9 @@ export default defineConfig({
       // under conf) cost browser mode about a third of its CPU time to listening; yaml (the seed's meta-data) loaded
       // from its 74 files added about 60 ms of CPU to listening, bundled nothing measurable. electron-store stays a
       // package (the Electron shell loads it lazily); a dependency not listed here stays external, as electron-vite does.
-      externalizeDeps: { exclude: ['conf', 'undici', 'ws', 'yaml', 'zod'] },
+      // ajv and ajv-draft-04 (cloud-init's schema check, issue 25) likewise: a direct dependency since then, so
+      // electron-vite would leave them external, and browser mode's host loads no package from node_modules.
+      externalizeDeps: { exclude: ['ajv', 'ajv-draft-04', 'conf', 'undici', 'ws', 'yaml', 'zod'] },
       rollupOptions: {
         input: {
           index: resolve(import.meta.dirname, 'main/index.ts'),

@@ -97,9 +97,9 @@ describeE2e('handing proxies to clients in the browser against the demo', setup,
     expect(v, formatViolations('the credentials warning', v)).toEqual([]);
     await warning.getByRole('button', { name: 'Include credentials' }).click();
     await expect.poll(() => host.app.profiles.settings().exportCredentialsAcknowledged, poll).toBe(true);
-    expect(await warning.count()).toBe(0);
-    // The demo's proxies have no credentials kept yet: the text says so, and holds none.
-    await expect.poll(() => dialog().getByText('None of these proxies has credentials that Egress Desk keeps').count(), poll).toBe(1);
+    await expect.poll(() => warning.count(), poll).toBe(0);
+    // The demo's proxies have credentials main keeps (issue 24): each proxychains line now ends with them.
+    await expect.poll(preview, poll).toMatch(/^(http|socks5) [\d.]+ \d+ \S+ \S+$/m);
     await box.uncheck();
     await box.check();
     expect(await dialog().getByRole('alert').count()).toBe(0);

@@ -38,10 +38,16 @@ afterEach(async () => {
   proxy = undefined;
 });
 
-/** The preset's Squid without the test's own `acl private_nets src 127.0.0.1`: this computer is outside its allow-list. */
-const squidRefusing = () => startSquidWith((c) => c.replace(/^acl private_nets src 127\.0\.0\.1\n/m, ''));
+/**
+ * The preset's Squid, CONNECT let through to any port: the targets here listen on random ports, and its SSL_ports
+ * rule (CONNECT to 443 only, real-daemons-auth.test.ts) would answer every https check with that 403 first.
+ */
+const squidAnyPort = (adapt: (config: string) => string) =>
+  startSquidWith((c) => adapt(c).replace(/^http_access deny CONNECT !SSL_ports\n/m, ''));
+/** Without the test's own `acl private_nets src 127.0.0.1`: this computer is outside its allow-list. */
+const squidRefusing = () => squidAnyPort((c) => c.replace(/^acl private_nets src 127\.0\.0\.1\n/m, ''));
 const squidWithAuth = () =>
-  startSquidWith((c) =>
+  squidAnyPort((c) =>
     c.replace(
       /^http_access allow private_nets$/m,
       [
@@ -82,7 +88,7 @@ const unreachableWords = (daemon: string, status: number, code: string, where: s
 const authWords = (where: string) => ({
   kind: 'permanent',
   stage: 'handshake',
-  message: `The HTTP proxy at ${where} requires authentication (HTTP 407).`,
+  message: `The proxy at ${where} asks for a username and password (HTTP 407), and the app keeps none for this proxy.`,
 });
 
 describe.skipIf(missing('squid') !== undefined)("Squid's own pages", () => {
@@ -94,7 +100,7 @@ describe.skipIf(missing('squid') !== undefined)("Squid's own pages", () => {
   });
 
   it('a target nothing listens on: 503 ERR_CONNECT_FAIL, the proxy could not reach it', async () => {
-    proxy = await startSquidWith((c) => c);
+    proxy = await squidAnyPort((c) => c);
     const { result, where, target } = await bothPaths(proxy, () => closed);
     expect(result).toMatchObject({ reachable: false, problem: unreachableWords('Squid', 503, ', ERR_CONNECT_FAIL', where, target) });
   });

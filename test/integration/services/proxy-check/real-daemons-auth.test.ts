@@ -129,8 +129,9 @@ describe.skipIf(missing('squid') !== undefined)('Squid, from its preset with cre
   it("opens CONNECT to SSL ports only (Debian's rule): a tunnel to another port is refused", async () => {
     const p = await started(() => startSquid({ credentials: right }));
     const result = await check(p, secureUrl, right);
-    expect(result).toMatchObject({ reachable: false, problem: { stage: 'request' } });
-    expect(result.problem!.message).toMatch(/refused to open a tunnel .*\(HTTP 403\)/);
+    // Squid's own page (proxy-page.ts): the proxy refused, not the target.
+    expect(result).toMatchObject({ reachable: false, problem: { kind: 'permanent', stage: 'handshake' } });
+    expect(result.problem!.message).toMatch(/\(Squid\) refused the request for .* with its own error page \(HTTP 403, ERR_ACCESS_DENIED\)/);
   });
 });
 
