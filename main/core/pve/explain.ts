@@ -13,6 +13,7 @@ import {
   isAuthenticationFailure,
   isNoSuchStorage,
   missingPrivilege,
+  TaskFailedError,
   TlsVerificationError,
   TokenFileError,
   TransportError,
@@ -62,6 +63,7 @@ export function explainPveFailure(op: string, err: unknown): ExplainedFailure {
   if (err instanceof TlsVerificationError) return { kind, message: err.message, hint: tlsHints[err.reason] };
   if (err instanceof AgentRefusedError) return { kind, message: err.message, hint: err.hint };
   if (err instanceof AnswerTooLargeError) return { kind, message: err.message, hint: err.hint };
+  if (err instanceof TaskFailedError && err.hint) return { kind, message: err.message, hint: err.hint };
   if (err instanceof TransportError) return { kind, message: err.message, hint: transportHints[err.failure] };
   if (err instanceof TokenFileError) {
     const hint =

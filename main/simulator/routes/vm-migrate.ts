@@ -48,6 +48,37 @@ const duration = (ms: number) => {
   return `${pad(Math.floor(s / 3600))}:${pad(Math.floor(s / 60) % 60)}:${pad(s % 60)}`;
 };
 
+/**
+ * The devices that tie a VM to its node, in config order: qemu-server src/PVE/QemuMigrate/Helpers.pm
+ * check_local_resources (QemuServer.pm in 7.x and 8.x): hostusb/hostpci (old syntax), ivshmem, and every
+ * usbN/hostpciN/serialN/parallelN/virtiofsN, except a usbN that is `spice` or a mapping, a hostpciN that is a mapping
+ * (the simulator has no mappings: a mapped device is taken as present on every node), and a serialN that is a
+ * `socket` ("sockets are safe: they will recreated be on the target side"). QemuMigrate.pm prepare refuses the
+ * migrate with them unless root forces an offline one: "can't migrate VM which uses local devices: usb0, …".
+ */
+export function localDevices(vm: SimVm): string[] {
+  const out: string[] = [];
+  if (vm.config.hostusb) out.push('hostusb');
+  if (vm.config.hostpci) out.push('hostpci');
+  if (vm.config.ivshmem) out.push('ivshmem');
+  for (const [key, raw] of Object.entries(vm.config)) {
+    const value = String(raw);
+    if (!/^(usb|hostpci|serial|parallel|virtiofs)\d+$/.test(key)) continue;
+    if (key.startsWith('usb') && (/(?:^|,)host=spice(?:,|$)/i.test(value) || /(?:^|,)mapping=/.test(value))) continue;
+    if (key.startsWith('hostpci') && /(?:^|,)mapping=/.test(value)) continue;
+    if (key.startsWith('virtiofs')) continue;
+    if (key.startsWith('serial') && value === 'socket') continue;
+    out.push(key);
+  }
+  return out;
+}
+
+/** AbstractMigrate.pm migrate: a die in prepare or a phase is logged once, `migration aborted (duration …): <err>`. */
+function abortAt(t: { log: string[] }, took: string, err: string): never {
+  t.log.push(`ERROR: migration aborted (duration ${took}): ${err}`);
+  throw new TaskFailure(exitStatus('migrateAborted'));
+}
+
 function migrate(req: RouteRequest): string {
   const vm = vmOf(req);
   const target = req.params.target!;
@@ -83,7 +114,9 @@ function migrate(req: RouteRequest): string {
         t.log.push(`ERROR: migration aborted (duration ${duration(req.sim.clock.now() - began)}): ${errors.at(-1) ?? ''}`);
         throw new TaskFailure(exitStatus('migrateAborted'));
       };
-      // prepare: the ssh test to the target.
+      // prepare: the local resources first (check_local_resources), one line, then the ssh test to the target.
+      const devices = localDevices(vm);
+      if (devices.length > 0) abortAt(t, duration(req.sim.clock.now() - began), `can't migrate VM which uses local devices: ${devices.join(', ')}`);
       if (!state.node(target)?.online) abort("Can't connect to destination address using public key");
       t.log.push(`starting migration of VM ${vm.vmid} to node '${target}'`);
       // scan_local_volumes: an ISO on a local storage in a CD-ROM cannot move.

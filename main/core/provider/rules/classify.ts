@@ -9,6 +9,7 @@ import {
   STORAGE_PLACEMENT_HINTS,
   ClassifiedError,
   TlsVerificationError,
+  TaskFailedError,
   TokenFileError,
   classifyApiFailure,
   storagePlacementRefusal,
@@ -27,6 +28,7 @@ function hintFor(err: unknown): string | undefined {
   if (err instanceof TlsVerificationError) return "Check the profile's URL and its certificate choice (CA or fingerprint).";
   if (err instanceof TokenFileError) return 'Check the token file named in the message.';
   if (err instanceof AnswerTooLargeError) return err.hint;
+  if (err instanceof TaskFailedError && err.hint) return err.hint;
   return undefined;
 }
 
