@@ -16,7 +16,8 @@
  */
 import type { Route, RouteRequest } from '../context';
 import { fieldText, paramError, textError, vmLocked } from '../errors';
-import { isTrue, optBool, optInt, str } from '../params';
+import { isTrue, optBool, optInt, optStr, str } from '../params';
+import { diskSize } from '../disks';
 import { isUp, type SimVm } from '../state';
 import { TaskFailure } from '../tasks';
 import { exitStatus } from '../texts';
@@ -159,7 +160,56 @@ function migrate(req: RouteRequest): string {
   return task.upid;
 }
 
+/**
+ * GET …/migrate, qemu-server src/PVE/API2/Qemu.pm migrate_vm_precondition (needs VM.Migrate on /vms/{vmid}): the
+ * lock checked (check_lock dies), `running`; every other node of the cluster in `allowed_nodes`, or in
+ * `not_allowed_nodes` with the storages it lacks (QemuServer.pm check_local_storage_availability, a node that is
+ * down included: get_nodelist); `local_disks` (check_vm_disks_local: each volume on a non-shared storage, a CD-ROM
+ * marked `cdrom`); `local_resources` (check_local_resources, every usbN/hostpciN… a mapped one included: the mapped
+ * ones are also in `mapped-resources`, so what blocks is the difference); later releases' keys per versions.ts.
+ */
+function precondition(req: RouteRequest): Record<string, unknown> {
+  const vm = vmOf(req);
+  const { state } = req.sim;
+  if (vm.lock) throw vmLocked(vm.lock);
+  const source = state.node(vm.node)!;
+  const storagesOf = volumes(vm).map(([, volid]) => volid.split(':')[0]!);
+  const allowed: string[] = [];
+  const notAllowed: Record<string, { unavailable_storages: string[] }> = {};
+  for (const node of state.nodes.keys()) {
+    if (node === vm.node) continue;
+    const missing = [...new Set(storagesOf.filter((sid) => !state.node(node)!.storages.has(sid)))];
+    if (missing.length > 0) notAllowed[node] = { unavailable_storages: missing };
+    else allowed.push(node);
+  }
+  const localDisks = volumes(vm)
+    .filter(([, volid]) => !source.storages.get(volid.split(':')[0]!)?.shared)
+    .map(([key, volid, cdrom]) => ({ volid, ...(cdrom ? { cdrom: 1 } : { size: diskSize(String(vm.config[key])) }) }));
+  const mapped = Object.entries(vm.config)
+    .filter(([k, v]) => /^(usb|hostpci)\d+$/.test(k) && /(?:^|,)mapping=/.test(String(v)))
+    .map(([k]) => k);
+  const all = [...localDevices(vm), ...mapped].sort();
+  const extras = req.sim.version.migratePreconditionExtras;
+  return {
+    running: isUp(vm.power) ? 1 : 0,
+    allowed_nodes: allowed,
+    not_allowed_nodes: notAllowed,
+    local_disks: localDisks,
+    local_resources: all,
+    ...(extras.includes('mapped-resources') ? { 'mapped-resources': mapped } : {}),
+    ...(extras.includes('mapped-resource-info') ? { 'mapped-resource-info': {} } : {}),
+    ...(extras.includes('has-dbus-vmstate') ? { 'has-dbus-vmstate': 0 } : {}),
+  };
+}
+
 export const vmMigrateRoutes: Route[] = [
+  {
+    method: 'GET',
+    path: '/nodes/{node}/qemu/{vmid}/migrate',
+    params: { ...vmPathParams, target: optStr },
+    check: (req) => requireVm(req, ['VM.Migrate']),
+    handle: precondition,
+  },
   {
     method: 'POST',
     path: '/nodes/{node}/qemu/{vmid}/migrate',
