@@ -11,7 +11,6 @@
  * Each reason a retry can never change is permanent with what to do; any other reason keeps the task's class
  * (transient) and is only said.
  */
-import type { FailureClass } from './failures';
 
 /** Lines read from the end of a failed task's log. */
 export const TASK_LOG_TAIL = 50;
@@ -68,7 +67,7 @@ const PERMANENT_REASONS: readonly ReasonRule[] = [
 ];
 
 /** The class and hint of a failed task's reason: permanent when no retry can change it, else the task's transient. */
-export function classifyTaskReason(reason: string | undefined): { kind: FailureClass; hint?: string } {
+export function classifyTaskReason(reason: string | undefined): { kind: 'permanent' | 'transient'; hint?: string } {
   if (reason === undefined) return { kind: 'transient' };
   for (const rule of PERMANENT_REASONS) {
     const m = rule.words.exec(reason);
