@@ -104,4 +104,21 @@ describe.each(['7.4', '8.4', '9.2'] as const)('Proxmox VE %s', (version: PveVers
     await env.provider.migrate(p.id, 'pv1-2', { seed: { userData: USER_DATA } });
     expect(env.sim.state.vm(p.vmid)!.node).toBe('pv1-2');
   });
+
+  it('a rerun refused after an earlier attempt’s detach puts the seed back and removes the target’s copy too', async () => {
+    const p = await created();
+    const vm = env.sim.state.vm(p.vmid)!;
+    const ide2 = vm.config.ide2;
+    // What an attempt cut off after its detach left: the seed copied to pv1-2 and the CD-ROM empty.
+    env.sim.state.putIso('pv1-2', SEED_STORAGE, `${p.name}-seed.iso`, env.sim.state.iso('pv1-1', SEED_STORAGE, `${p.name}-seed.iso`)!.bytes);
+    vm.config.ide2 = 'none,media=cdrom';
+    vm.config.usb0 = 'host=1234:5678';
+    const e = await env.provider.migrate(p.id, 'pv1-2', { seed: { userData: USER_DATA } }).catch((x: unknown) => x);
+    expect(isProviderError(e, 'permanent'), String(e)).toBe(true);
+    expect((e as { code?: string }).code).toBe('local-devices');
+    expect((e as Error).message).toMatch(/uses local devices \(usb0\).*The VM stays on pv1-1: its seed is back in its CD-ROM on pv1-1, and the copy on pv1-2 is deleted\.$/);
+    expect((e as Error).message).not.toMatch(/nothing was sent/);
+    expect(vm.config.ide2).toBe(ide2);
+    expect(env.sim.state.iso('pv1-2', SEED_STORAGE, `${p.name}-seed.iso`)).toBeUndefined();
+  });
 });

@@ -160,7 +160,9 @@ async function run(ctx: CoreContext, s: Subject, options: MigrateOptions, report
     if (signal?.aborted || !seedIsLocal || node === target) throw e;
     const undone = await putSeedBack(ctx, { vmid, name, node, target, seedVolume });
     const pe = toProviderError('migrate', e, s.id);
-    throw new ProviderError(pe.kind, `${pe.message}${undone}`, pe.op, pe.id, pe.hint, pe.code);
+    // A refusal says "nothing was sent"; once something was put back, it says what instead.
+    const said = undone ? pe.message.replace(/; nothing was sent\.$/, '') : pe.message;
+    throw new ProviderError(pe.kind, `${said}${undone}`, pe.op, pe.id, pe.hint, pe.code);
   }
 }
 
