@@ -25,7 +25,7 @@ export interface TaskContext {
 /**
  * The one wait for a Proxmox task, the provider's, the template build's and the services' alike: through the
  * client's task watcher (one listing per node per cycle for every task waited on there, looks timed by the
- * learned durations); a failed task is transient, carrying its exit status.
+ * learned durations); a failed task carries its exit status and the reason its log gives, transient unless that reason is known to need a change (task-reasons.ts).
  */
 export async function waitTask(ctx: TaskContext, upid: string, budgetMs: number, signal?: AbortSignal, beside?: Companion): Promise<void> {
   const watch = { schedule: ctx.budgets, budgetMs, what: `task ${upid}`, signal, beside };
