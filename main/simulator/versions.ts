@@ -42,6 +42,11 @@
  *   af3f945 (month at 30 min, 1440 rows) and 6126f5d (fix #6615: a newest row holding only `time` is
  *   dropped), and pve-manager 42bc19a7 (the node's `decade` timeframe). See rrd-model.ts.
  *
+ * - migratePreconditionExtras (issue 25): GET /nodes/{node}/qemu/{vmid}/migrate (qemu-server API2/Qemu.pm
+ *   migrate_vm_precondition) answers running, allowed_nodes, not_allowed_nodes, local_disks and local_resources on
+ *   every release; qemu-server bc1a5860 (8.0.4) adds `mapped-resources`, 0f55e8be (8.3.9) `mapped-resource-info`,
+ *   dc76a590 (9.0.10, fix #5180) `has-dbus-vmstate` (debian/changelog bumps after each).
+ *
  * Not a difference: the guest agent's refusal (`{result: {error: {class,
  * desc}}}` at 200) has the same shape on all three (qemu-server 1928c201,
  * 5.0-22; PVE/API2/Qemu/Agent.pm returns `{result => $res}` on stable-7,
@@ -70,6 +75,8 @@ export interface VersionProfile {
   importDiskImages: boolean;
   /** The RRD files and archives `…/rrddata` reads (issue 15, rrd-model.ts). */
   rrdFormat: 'pve2' | 'pve-9.0';
+  /** The migrate precondition's keys beyond 7.4's (issue 25). */
+  migratePreconditionExtras: readonly ('mapped-resources' | 'mapped-resource-info' | 'has-dbus-vmstate')[];
 }
 
 const row = (
@@ -86,6 +93,7 @@ const row = (
     | 'downloadUrlContents'
     | 'importDiskImages'
     | 'rrdFormat'
+    | 'migratePreconditionExtras'
   >,
 ): VersionProfile => ({ release, version: { release, version, repoid }, pveversion: `pve-manager/${version}/${repoid}`, ...since });
 
@@ -99,6 +107,7 @@ export const VERSION_PROFILES: Record<PveVersion, VersionProfile> = {
     downloadUrlContents: ['iso', 'vztmpl'],
     importDiskImages: false,
     rrdFormat: 'pve2',
+    migratePreconditionExtras: [],
   }),
   '8.4': row('8.4', '8.4.21', '2606ac850d46da29', {
     resizeIsTask: true,
@@ -109,6 +118,7 @@ export const VERSION_PROFILES: Record<PveVersion, VersionProfile> = {
     downloadUrlContents: ['iso', 'vztmpl', 'import'],
     importDiskImages: true,
     rrdFormat: 'pve2',
+    migratePreconditionExtras: ['mapped-resources', 'mapped-resource-info'],
   }),
   '9.2': row('9.2', '9.2.20', '49318c671b82f31e', {
     resizeIsTask: true,
@@ -119,6 +129,7 @@ export const VERSION_PROFILES: Record<PveVersion, VersionProfile> = {
     downloadUrlContents: ['iso', 'vztmpl', 'import'],
     importDiskImages: true,
     rrdFormat: 'pve-9.0',
+    migratePreconditionExtras: ['mapped-resources', 'mapped-resource-info', 'has-dbus-vmstate'],
   }),
 };
 

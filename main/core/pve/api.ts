@@ -17,6 +17,7 @@ import type {
   StorageVolume,
   TaskListEntry,
   TaskLog,
+  MigratePrecondition,
   TaskStatus,
   Version,
   VmConfig,
@@ -136,6 +137,8 @@ export interface PveApi {
   clone(node: string, vmid: number, params: CloneParams, opts?: CallOptions): Promise<Upid>;
   /** POST /nodes/{node}/qemu/{vmid}/migrate: a `qmigrate` task on `node`; needs VM.Migrate on /vms/{vmid}. */
   migrate(node: string, vmid: number, params: MigrateParams, opts?: CallOptions): Promise<Upid>;
+  /** GET /nodes/{node}/qemu/{vmid}/migrate[?target=]: what would block a migrate (local devices, disks); needs VM.Migrate. */
+  migratePrecondition?(node: string, vmid: number, target: string, opts?: CallOptions): Promise<MigratePrecondition>;
   /**
    * PUT /nodes/{node}/qemu/{vmid}/resize: a task (F20) from qemu-server 8.0.2 (PVE 8.0) on;
    * null on PVE 7.4, where the disk is already grown when the answer comes.

@@ -134,6 +134,14 @@ export function createPveClient(options: PveClientOptions): PveClient {
         form: { target: p.target, ...(p.online ? { online: 1 } : {}), ...(p['with-local-disks'] ? { 'with-local-disks': 1 } : {}) },
         ...exchangeOptions(o),
       }),
+    migratePrecondition: (node, vmid, target, o) =>
+      call(S.MigratePreconditionSchema, {
+        method: 'GET',
+        template: '/nodes/{node}/qemu/{vmid}/migrate',
+        params: vm(node, vmid),
+        query: { target },
+        ...exchangeOptions(o),
+      }),
     resize: (node, vmid, disk, size, o) =>
       call(S.MaybeUpidSchema, {
         method: 'PUT',

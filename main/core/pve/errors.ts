@@ -70,6 +70,32 @@ export function isNoSuchStorage(err: unknown): boolean {
   return apiError(err, 400)?.errors?.storage === 'No such storage.';
 }
 
+/**
+ * Issue 25: a clone (or a migrate) Proxmox refuses for where its disks are, answered at once (HTTP 500, before any worker):
+ * qemu-server src/PVE/API2/Qemu.pm clone_vm, $load_and_check: `can't clone VM to node '<target>' (VM uses local
+ * storage)` (a disk or CD-ROM of the source on a non-shared storage) and `can't clone to non-shared storage
+ * '<storage>'` (a target with a storage that is not shared); pve-storage src/PVE/Storage.pm storage_check_node:
+ * `storage '<id>' is not available on node '<node>'`. No retry changes where the disks are: permanent.
+ */
+export function storagePlacementRefusal(err: unknown): 'local-storage' | 'non-shared-storage' | 'storage-not-on-node' | undefined {
+  const e = apiError(err, 500);
+  if (!e) return undefined;
+  if (/^can't clone VM to node '[^']+' \(VM uses local storage\)$/.test(e.message)) return 'local-storage';
+  if (/^can't clone to non-shared storage '[^']+'$/.test(e.message)) return 'non-shared-storage';
+  if (/^storage '[^']+' is not available on node '[^']+'$/.test(e.message)) return 'storage-not-on-node';
+  return undefined;
+}
+
+/** What to do about a clone or migrate refused for its storage (storagePlacementRefusal): the ways out, in words. */
+export const STORAGE_PLACEMENT_HINTS: Record<NonNullable<ReturnType<typeof storagePlacementRefusal>>, string> = {
+  'local-storage':
+    "The template's disks are on a storage only its own node has: create on the template's node (placement then migrates), or move the template's disks to a shared storage, or make a copy of the template on this node.",
+  'non-shared-storage':
+    "A clone onto another node needs a shared storage: set the profile's storage to a shared one (NFS, Ceph…), or create on the template's node and migrate the VM afterwards.",
+  'storage-not-on-node':
+    "Pick a storage that this node has (Datacenter → Storage → Nodes in the Proxmox UI), or create on a node that has it.",
+};
+
 /** 500 `QEMU guest agent is not running` (F5): enabled, not (yet) answering. */
 export function isAgentNotRunning(err: unknown): boolean {
   return apiError(err, 500)?.message === 'QEMU guest agent is not running';
@@ -120,5 +146,6 @@ export function classifyApiFailure(op: string, err: unknown): FailureClass {
 function classifyAnswer(op: string, err: ApiError): FailureClass {
   if (err.status >= 400 && err.status < 500) return 'permanent'; // 401, 403, 400 (incl. No such storage), other 4xx
   if (isConfigMissing(err)) return op === 'create' ? 'transient' : 'not-found';
+  if (storagePlacementRefusal(err)) return 'permanent';
   return 'transient'; // locks, taken VMIDs, agent states, 595, 596, any other 5xx
 }

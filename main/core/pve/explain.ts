@@ -7,10 +7,13 @@ import {
   AgentRefusedError,
   AnswerTooLargeError,
   ApiError,
+  STORAGE_PLACEMENT_HINTS,
   classifyApiFailure,
+  storagePlacementRefusal,
   isAuthenticationFailure,
   isNoSuchStorage,
   missingPrivilege,
+  TaskFailedError,
   TlsVerificationError,
   TokenFileError,
   TransportError,
@@ -47,6 +50,8 @@ function apiHint(err: ApiError, kind: FailureClass): string {
     return `Grant ${missing.privilege} on ${missing.path} to the token (a grant on a more specific path replaces the inherited one).`;
   }
   if (isNoSuchStorage(err)) return 'Pick a storage that exists on this cluster.';
+  const storage = storagePlacementRefusal(err);
+  if (storage) return STORAGE_PLACEMENT_HINTS[storage];
   if (err.status === 400) return 'Proxmox rejected the request; correct the named field.';
   if (kind === 'not-found') return 'Refresh the view: the VM is gone.';
   return 'Try again in a moment; Proxmox may be busy or a task may hold the VM.';
@@ -58,6 +63,7 @@ export function explainPveFailure(op: string, err: unknown): ExplainedFailure {
   if (err instanceof TlsVerificationError) return { kind, message: err.message, hint: tlsHints[err.reason] };
   if (err instanceof AgentRefusedError) return { kind, message: err.message, hint: err.hint };
   if (err instanceof AnswerTooLargeError) return { kind, message: err.message, hint: err.hint };
+  if (err instanceof TaskFailedError && err.hint) return { kind, message: err.message, hint: err.hint };
   if (err instanceof TransportError) return { kind, message: err.message, hint: transportHints[err.failure] };
   if (err instanceof TokenFileError) {
     const hint =

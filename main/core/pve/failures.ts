@@ -5,6 +5,7 @@
  * response body from an upload, or the secret.
  */
 import { redactSecrets } from '../../log/secrets';
+import { classifyTaskReason } from './task-reasons';
 
 export type FailureClass = 'permanent' | 'transient' | 'not-found';
 
@@ -118,15 +119,24 @@ export class AnswerTooLargeError extends ClassifiedError {
   }
 }
 
-/** A task ended with an exitstatus other than OK or WARNINGS: transient, with Proxmox's text. */
+/**
+ * A task ended with an exitstatus other than OK or WARNINGS, with Proxmox's text. `reason` is what the task's log tail
+ * says beyond it (task-reasons.ts, issue 25): a reason no retry can change is permanent with a hint, else transient.
+ */
 export class TaskFailedError extends ClassifiedError {
   override readonly name = 'TaskFailedError';
-  readonly failureClass = 'transient';
+  readonly failureClass: FailureClass;
+  /** What to do, when the reason is known to need a change. */
+  readonly hint: string | undefined;
   constructor(
     readonly upid: string,
     readonly exitstatus: string,
+    readonly reason?: string,
   ) {
-    super(`Task ${upid} failed: ${exitstatus}`);
+    super(`Task ${upid} failed: ${exitstatus}${reason ? ` (Proxmox's log: ${reason})` : ''}`);
+    const judged = classifyTaskReason(reason);
+    this.failureClass = judged.kind;
+    this.hint = judged.hint;
   }
 }
 

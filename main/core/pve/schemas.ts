@@ -247,6 +247,20 @@ export const TaskListEntrySchema = z.object({
 export const TaskListSchema = z.array(TaskListEntrySchema);
 
 /**
+ * GET /nodes/{node}/qemu/{vmid}/migrate (qemu-server API2/Qemu.pm migrate_vm_precondition; apidata.js's returns):
+ * what would keep a migrate from working, read before anything is changed (issue 25). `local_resources` lists every
+ * device that ties the VM to its node, mapped ones too; `mapped-resources` (qemu-server 8.0.4 on) names the mapped.
+ */
+export const MigratePreconditionSchema = z.object({
+  running: pveBoolean.optional(),
+  allowed_nodes: z.array(z.string()).optional(),
+  not_allowed_nodes: z.record(z.string(), z.object({ unavailable_storages: z.array(z.string()).optional() }).passthrough()).optional(),
+  local_disks: z.array(z.object({ volid: z.string(), cdrom: pveBoolean.optional(), size: pveInteger.optional() }).passthrough()).optional(),
+  local_resources: z.array(z.string()).optional(),
+  'mapped-resources': z.array(z.string()).optional(),
+});
+
+/**
  * The placeholder Proxmox answers for an empty log: pve-common src/PVE/Tools.pm dump_logfile adds `{n: 1, t: "no
  * content"}` with a count of 1 when the file has no line ("HACK: ExtJS store.guaranteeRange() does not like empty
  * array"). A new task's log is empty until its worker writes; the placeholder's number is the real first line's.
@@ -336,6 +350,7 @@ export type VmConfig = z.infer<typeof VmConfigSchema>;
 export type VmStatus = z.infer<typeof VmStatusSchema>;
 export type TaskStatus = z.infer<typeof TaskStatusSchema>;
 export type TaskLog = z.infer<typeof TaskLogAnswerSchema>;
+export type MigratePrecondition = z.infer<typeof MigratePreconditionSchema>;
 export type TaskListEntry = z.infer<typeof TaskListEntrySchema>;
 export type AgentInterface = z.infer<typeof AgentInterfaceSchema>;
 export type AgentNetworkAnswer = z.infer<typeof AgentNetworkAnswerSchema>;

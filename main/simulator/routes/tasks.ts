@@ -10,7 +10,9 @@
  *   `status`, and a token's task split into `user` and `tokenid`. `all` is active, then archive.
  * - Visibility: with `Sys.Audit` on `/nodes/<node>` every task; otherwise `$check_task_user`: a
  *   token sees the tasks its own token id started, a user its own and (archive only) its tokens'.
- * - `userfilter` is a case-insensitive substring of `user`; `typefilter` exact; `vmid` the task's id;
+ * - `userfilter` is a case-insensitive substring of `user` (`$task->{user} !~ m/\Q$userfilter\E/i`), matched after
+ *   the archive's split: a whole `user@realm!token` finds that token's running tasks and none it ended (a901f94a,
+ *   2020; the filter unchanged since acf8a271, 2021, so on 7.4, 8.x and 9.x alike; issue 25); `typefilter` exact; `vmid` the task's id;
  *   `since`/`until` compare `starttime`; `errors` drops OK; `start` skips, `limit` (default 50) caps.
  */
 import { WholeBody, type Route, type RouteRequest } from '../context';

@@ -16,7 +16,8 @@
  */
 import type { Route, RouteRequest } from '../context';
 import { fieldText, paramError, textError, vmLocked } from '../errors';
-import { isTrue, optBool, optInt, str } from '../params';
+import { isTrue, optBool, optInt, optStr, str } from '../params';
+import { diskSize } from '../disks';
 import { isUp, type SimVm } from '../state';
 import { TaskFailure } from '../tasks';
 import { exitStatus } from '../texts';
@@ -47,6 +48,37 @@ const duration = (ms: number) => {
   const pad = (n: number) => String(n).padStart(2, '0');
   return `${pad(Math.floor(s / 3600))}:${pad(Math.floor(s / 60) % 60)}:${pad(s % 60)}`;
 };
+
+/**
+ * The devices that tie a VM to its node, in config order: qemu-server src/PVE/QemuMigrate/Helpers.pm
+ * check_local_resources (QemuServer.pm in 7.x and 8.x): hostusb/hostpci (old syntax), ivshmem, and every
+ * usbN/hostpciN/serialN/parallelN/virtiofsN, except a usbN that is `spice` or a mapping, a hostpciN that is a mapping
+ * (the simulator has no mappings: a mapped device is taken as present on every node), and a serialN that is a
+ * `socket` ("sockets are safe: they will recreated be on the target side"). QemuMigrate.pm prepare refuses the
+ * migrate with them unless root forces an offline one: "can't migrate VM which uses local devices: usb0, …".
+ */
+export function localDevices(vm: SimVm): string[] {
+  const out: string[] = [];
+  if (vm.config.hostusb) out.push('hostusb');
+  if (vm.config.hostpci) out.push('hostpci');
+  if (vm.config.ivshmem) out.push('ivshmem');
+  for (const [key, raw] of Object.entries(vm.config)) {
+    const value = String(raw);
+    if (!/^(usb|hostpci|serial|parallel|virtiofs)\d+$/.test(key)) continue;
+    if (key.startsWith('usb') && (/(?:^|,)host=spice(?:,|$)/i.test(value) || /(?:^|,)mapping=/.test(value))) continue;
+    if (key.startsWith('hostpci') && /(?:^|,)mapping=/.test(value)) continue;
+    if (key.startsWith('virtiofs')) continue;
+    if (key.startsWith('serial') && value === 'socket') continue;
+    out.push(key);
+  }
+  return out;
+}
+
+/** AbstractMigrate.pm migrate: a die in prepare or a phase is logged once, `migration aborted (duration …): <err>`. */
+function abortAt(t: { log: string[] }, took: string, err: string): never {
+  t.log.push(`ERROR: migration aborted (duration ${took}): ${err}`);
+  throw new TaskFailure(exitStatus('migrateAborted'));
+}
 
 function migrate(req: RouteRequest): string {
   const vm = vmOf(req);
@@ -83,7 +115,9 @@ function migrate(req: RouteRequest): string {
         t.log.push(`ERROR: migration aborted (duration ${duration(req.sim.clock.now() - began)}): ${errors.at(-1) ?? ''}`);
         throw new TaskFailure(exitStatus('migrateAborted'));
       };
-      // prepare: the ssh test to the target.
+      // prepare: the local resources first (check_local_resources), one line, then the ssh test to the target.
+      const devices = localDevices(vm);
+      if (devices.length > 0) abortAt(t, duration(req.sim.clock.now() - began), `can't migrate VM which uses local devices: ${devices.join(', ')}`);
       if (!state.node(target)?.online) abort("Can't connect to destination address using public key");
       t.log.push(`starting migration of VM ${vm.vmid} to node '${target}'`);
       // scan_local_volumes: an ISO on a local storage in a CD-ROM cannot move.
@@ -126,7 +160,56 @@ function migrate(req: RouteRequest): string {
   return task.upid;
 }
 
+/**
+ * GET …/migrate, qemu-server src/PVE/API2/Qemu.pm migrate_vm_precondition (needs VM.Migrate on /vms/{vmid}): the
+ * lock checked (check_lock dies), `running`; every other node of the cluster in `allowed_nodes`, or in
+ * `not_allowed_nodes` with the storages it lacks (QemuServer.pm check_local_storage_availability, a node that is
+ * down included: get_nodelist); `local_disks` (check_vm_disks_local: each volume on a non-shared storage, a CD-ROM
+ * marked `cdrom`); `local_resources` (check_local_resources, every usbN/hostpciN… a mapped one included: the mapped
+ * ones are also in `mapped-resources`, so what blocks is the difference); later releases' keys per versions.ts.
+ */
+function precondition(req: RouteRequest): Record<string, unknown> {
+  const vm = vmOf(req);
+  const { state } = req.sim;
+  if (vm.lock) throw vmLocked(vm.lock);
+  const source = state.node(vm.node)!;
+  const storagesOf = volumes(vm).map(([, volid]) => volid.split(':')[0]!);
+  const allowed: string[] = [];
+  const notAllowed: Record<string, { unavailable_storages: string[] }> = {};
+  for (const node of state.nodes.keys()) {
+    if (node === vm.node) continue;
+    const missing = [...new Set(storagesOf.filter((sid) => !state.node(node)!.storages.has(sid)))];
+    if (missing.length > 0) notAllowed[node] = { unavailable_storages: missing };
+    else allowed.push(node);
+  }
+  const localDisks = volumes(vm)
+    .filter(([, volid]) => !source.storages.get(volid.split(':')[0]!)?.shared)
+    .map(([key, volid, cdrom]) => ({ volid, ...(cdrom ? { cdrom: 1 } : { size: diskSize(String(vm.config[key])) }) }));
+  const mapped = Object.entries(vm.config)
+    .filter(([k, v]) => /^(usb|hostpci)\d+$/.test(k) && /(?:^|,)mapping=/.test(String(v)))
+    .map(([k]) => k);
+  const all = [...localDevices(vm), ...mapped].sort();
+  const extras = req.sim.version.migratePreconditionExtras;
+  return {
+    running: isUp(vm.power) ? 1 : 0,
+    allowed_nodes: allowed,
+    not_allowed_nodes: notAllowed,
+    local_disks: localDisks,
+    local_resources: all,
+    ...(extras.includes('mapped-resources') ? { 'mapped-resources': mapped } : {}),
+    ...(extras.includes('mapped-resource-info') ? { 'mapped-resource-info': {} } : {}),
+    ...(extras.includes('has-dbus-vmstate') ? { 'has-dbus-vmstate': 0 } : {}),
+  };
+}
+
 export const vmMigrateRoutes: Route[] = [
+  {
+    method: 'GET',
+    path: '/nodes/{node}/qemu/{vmid}/migrate',
+    params: { ...vmPathParams, target: optStr },
+    check: (req) => requireVm(req, ['VM.Migrate']),
+    handle: precondition,
+  },
   {
     method: 'POST',
     path: '/nodes/{node}/qemu/{vmid}/migrate',

@@ -68,6 +68,7 @@ describe.skipIf(skipReason !== undefined)('the official API schema', () => {
       ['POST', '/nodes/pv1-1/storage/proxy-seeds/upload', { body: await isoUpload('c-seed.iso', new Uint8Array(16)) }],
       ['DELETE', `/nodes/pv1-1/storage/proxy-seeds/content/${encodeURIComponent('proxy-seeds:iso/c-seed.iso')}`],
       ['GET', '/nodes/pv1-1/qemu/500/config'],
+      ['GET', '/nodes/pv1-1/qemu/500/migrate', { query: { target: 'pv1-2' } }],
       [
         'PUT',
         '/nodes/pv1-1/qemu/500/config',

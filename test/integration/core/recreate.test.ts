@@ -70,4 +70,19 @@ describe('recreate', () => {
     expect(isProviderError(e, 'permanent')).toBe(true);
     expect(env.sim.state.vm(Number(oldId.split('/')[1]))).toBeDefined();
   });
+
+  it('refuses a recreate given the old VM’s own UID, with words and nothing written (issue 25)', async () => {
+    const uid = 'eeeeeeee-0000-4000-8000-000000000001';
+    const oldId = await env.provider.create(request(uid, 'proxy-same-uid'));
+    const since = env.sim.requests.records.length;
+    for (const options of [{ expect: { uid } }, {}]) {
+      const e = await env.provider.recreate(oldId, request(uid, 'proxy-same-uid'), options).catch((x: unknown) => x);
+      expect(isProviderError(e, 'invalid-input'), String(e)).toBe(true);
+      expect((e as Error).message).toMatch(/a recreate needs a new UID/);
+      expect((e as { hint: string }).hint).toMatch(/new UID/);
+    }
+    // Given the old UID beside it, nothing at all is sent; without it, only reads.
+    expect(env.sim.requests.records.slice(since).filter((x) => x.method !== 'GET')).toEqual([]);
+    expect(markUid(Number(oldId.split('/')[1]))).toBe(uid);
+  });
 });

@@ -91,6 +91,8 @@ export class TaskWatcher {
         upid,
         key: durationKey(upid),
         starttime: parsed.starttime,
+        // The user part only (issue 25): Tasks.pm node_tasks matches userfilter after $convert_token_task split an
+        // ended token task into user and tokenid, so the whole token id finds running tasks and never ended ones.
         user: parsed.user.split('!')[0]!,
         registeredAt: now,
         deadline: now + o.budgetMs,

@@ -6,7 +6,8 @@
  * clone task, and QEMU runs the guest when the start task ends.
  */
 import { TaskFailedError } from '../../pve/errors';
-import { taskSucceeded } from '../../pve/upid';
+import { parseUpid, taskSucceeded } from '../../pve/upid';
+import { TASK_LOG_TAIL, taskFailureReason } from '../../pve/task-reasons';
 import type { CoreContext, VmConfig } from './context';
 import { transient } from '../rules/errors';
 import { pollUntil } from './poll';
@@ -24,16 +25,39 @@ export interface TaskContext {
 /**
  * The one wait for a Proxmox task, the provider's, the template build's and the services' alike: through the
  * client's task watcher (one listing per node per cycle for every task waited on there, looks timed by the
- * learned durations); a failed task is transient, carrying its exit status.
+ * learned durations); a failed task carries its exit status and the reason its log gives, transient unless that reason is known to need a change (task-reasons.ts).
  */
 export async function waitTask(ctx: TaskContext, upid: string, budgetMs: number, signal?: AbortSignal, beside?: Companion): Promise<void> {
   const watch = { schedule: ctx.budgets, budgetMs, what: `task ${upid}`, signal, beside };
   const exitstatus = await taskWatcherFor(ctx.api, ctx.log).wait(upid, watch);
   if (!taskSucceeded(exitstatus)) {
-    ctx.log.info('proxmox task failed', { upid, exitstatus });
-    throw new TaskFailedError(upid, exitstatus);
+    const reason = await failureReason(ctx, upid, exitstatus, signal);
+    ctx.log.info('proxmox task failed', { upid, exitstatus, ...(reason ? { reason } : {}) });
+    throw new TaskFailedError(upid, exitstatus, reason);
   }
   if (exitstatus !== 'OK') ctx.log.info('proxmox task finished with warnings', { upid, exitstatus });
+}
+
+/**
+ * Issue 25: the reason a failed task's log tail gives (task-reasons.ts), e.g. a migrate whose exit status is only
+ * `migration aborted`. One read of the last lines (a second when the log is longer: its `total` says where the tail
+ * starts); a log that cannot be read leaves the exit status alone.
+ */
+async function failureReason(ctx: TaskContext, upid: string, exitstatus: string, signal?: AbortSignal): Promise<string | undefined> {
+  try {
+    const { node } = parseUpid(upid);
+    let page = await ctx.api.taskLog(node, upid, { start: 0, limit: TASK_LOG_TAIL }, { signal });
+    if (page.total > TASK_LOG_TAIL)
+      page = await ctx.api.taskLog(node, upid, { start: page.total - TASK_LOG_TAIL, limit: TASK_LOG_TAIL }, { signal });
+    return taskFailureReason(
+      page.lines.map((l) => l.t),
+      exitstatus,
+    );
+  } catch (e) {
+    if (signal?.aborted) throw e;
+    ctx.log.debug('proxmox task log unreadable after its failure', { upid });
+    return undefined;
+  }
 }
 
 /** `suspended` marks a hibernated VM: not a task, and it never clears by itself. */

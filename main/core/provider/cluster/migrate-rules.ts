@@ -11,6 +11,7 @@
  * migration is not refused halfway by the target's QEMU.
  */
 import type { ClusterResource, VmConfig } from '../calls/context';
+import type { MigratePrecondition } from '../../pve/schemas';
 import { ProviderError } from '../rules/errors';
 import { templateVolumes } from './landing';
 import { isSharedStorage } from './seed-source';
@@ -33,6 +34,8 @@ export const MIGRATE_CODES = {
   /** Another local ISO sits in a CD-ROM: Proxmox cannot migrate it. */
   localCdrom: 'local-cdrom',
   notTheOne: 'not-the-one',
+  /** Issue 25: a device ties the VM to its node (Proxmox's precondition lists it in local_resources). */
+  localDevices: 'local-devices',
 } as const;
 
 /** What the pure rules need: the listing, the VM's node, config and power, the target. */
@@ -61,10 +64,9 @@ export interface MigrationPlan {
 
 export type MigrationVerdict = { ok: true; plan: MigrationPlan } | { ok: false; error: ProviderError };
 
-const refusal = (message: string, hint: string, code: string): MigrationVerdict => ({
-  ok: false,
-  error: new ProviderError('permanent', `${message}; nothing was sent.`, undefined, undefined, hint, code),
-});
+const refusalError = (message: string, hint: string, code: string) =>
+  new ProviderError('permanent', `${message}; nothing was sent.`, undefined, undefined, hint, code);
+const refusal = (message: string, hint: string, code: string): MigrationVerdict => ({ ok: false, error: refusalError(message, hint, code) });
 
 /** Whether (and how) the VM can move to `target`, from facts already read. Pure. */
 export function judgeMigration(f: MigrationFacts): MigrationVerdict {
@@ -149,3 +151,28 @@ function memoryBytes(config: VmConfig): number {
 }
 
 const gib = (bytes: number) => `${(bytes / 1024 ** 3).toFixed(1)} GiB`;
+
+/**
+ * Issue 25: Proxmox's own precondition (GET …/migrate, qemu-server migrate_vm_precondition) judged before anything is
+ * changed. A device in `local_resources` that is not in `mapped-resources` makes QemuMigrate.pm prepare refuse
+ * the migrate inside its task ("can't migrate VM which uses local devices: usb0"); a target in `not_allowed_nodes`
+ * lacks a storage (check_local_storage_availability). Pure; undefined when nothing blocks.
+ */
+export function judgePrecondition(pre: MigratePrecondition, vmid: number, target: string): ProviderError | undefined {
+  const mapped = new Set(pre['mapped-resources'] ?? []);
+  const blocking = (pre.local_resources ?? []).filter((r) => !mapped.has(r));
+  if (blocking.length > 0)
+    return refusalError(
+      `VM ${vmid} uses local devices (${blocking.join(', ')}), and Proxmox cannot migrate it with them ("can't migrate VM which uses local devices")`,
+      `Remove ${blocking.join(', ')} from the VM's Hardware in Proxmox (a passed-through device ties it to its node), then migrate; or leave it where it is.`,
+      MIGRATE_CODES.localDevices,
+    );
+  const missing = pre.not_allowed_nodes?.[target]?.unavailable_storages ?? [];
+  if (missing.length > 0)
+    return refusalError(
+      `Proxmox says ${target} lacks the storage${missing.length > 1 ? 's' : ''} ${missing.join(', ')} VM ${vmid} uses`,
+      `Make ${missing.join(', ')} available on ${target}, or choose another node.`,
+      MIGRATE_CODES.storageMissing,
+    );
+  return undefined;
+}

@@ -43,7 +43,7 @@
  * reading what the steps before it left; the pure checks are migrate-rules.ts.
  */
 import type { PveApi } from '../../pve/api';
-import { judgeMigration, MIGRATE_CODES, type MigrationPlan } from '../cluster/migrate-rules';
+import { judgeMigration, judgePrecondition, MIGRATE_CODES, type MigrationPlan } from '../cluster/migrate-rules';
 import type { CallOptions, CoreContext } from '../calls/context';
 import { toProviderError } from '../rules/classify';
 import { ProviderError } from '../rules/errors';
@@ -121,7 +121,6 @@ async function run(ctx: CoreContext, s: Subject, options: MigrateOptions, report
   const { vmid, name, target } = s;
   const { isoStorage } = ctx.profile;
   const seedVolume = ctx.seed.seedVolumeId(isoStorage, name);
-  const seedFile = ctx.seed.seedIsoName(name);
 
   report('lookup', 'started', { vmid });
   const resources = await ctx.api.clusterResources(undefined, { signal });
@@ -153,6 +152,40 @@ async function run(ctx: CoreContext, s: Subject, options: MigrateOptions, report
     (attached === undefined &&
       ((await seedListed(node)) !== undefined || (source !== undefined && source !== node && (await seedListed(source)) !== undefined)));
 
+  // Issue 25: from here on a failure puts a detached seed back and removes the target's copy (putSeedBack).
+  const seedIsLocal = hasSeed && !isSharedStorage(resources, isoStorage);
+  try {
+    return await afterLookup(ctx, s, options, report, { resources, node, config, source, resumed, running, attached, hasSeed });
+  } catch (e) {
+    if (signal?.aborted || !seedIsLocal || node === target) throw e;
+    const undone = await putSeedBack(ctx, { vmid, name, node, target, seedVolume });
+    const pe = toProviderError('migrate', e, s.id);
+    // A refusal says "nothing was sent"; once something was put back, it says what instead.
+    const said = undone ? pe.message.replace(/; nothing was sent\.$/, '') : pe.message;
+    throw new ProviderError(pe.kind, `${said}${undone}`, pe.op, pe.id, pe.hint, pe.code);
+  }
+}
+
+interface LookedUp {
+  resources: Awaited<ReturnType<PveApi['clusterResources']>>;
+  node: string;
+  config: Awaited<ReturnType<PveApi['vmConfig']>>;
+  source: string | undefined;
+  resumed: boolean;
+  running: boolean;
+  attached: string | undefined;
+  hasSeed: boolean;
+}
+
+/** The rest of a migrate once the VM is found: the checks, then copy-seed, detach-seed, migrate, attach-seed, delete-source-seed. */
+async function afterLookup(ctx: CoreContext, s: Subject, options: MigrateOptions, report: ProgressReporter, l: LookedUp): Promise<MigrateResult> {
+  const { signal } = options;
+  const { vmid, name, target } = s;
+  const { resources, node, config, source, resumed, running, attached, hasSeed } = l;
+  const { isoStorage } = ctx.profile;
+  const seedVolume = ctx.seed.seedVolumeId(isoStorage, name);
+  const seedFile = ctx.seed.seedIsoName(name);
+  const seedListed = async (on: string) => listedSize(ctx.api, on, isoStorage, seedVolume, signal);
   let plan: MigrationPlan;
   if (resumed) {
     plan = { online: running, withLocalDisks: false, moveSeed: hasSeed && !isSharedStorage(resources, isoStorage) };
@@ -171,6 +204,10 @@ async function run(ctx: CoreContext, s: Subject, options: MigrateOptions, report
     });
     if (!verdict.ok) throw verdict.error;
     plan = verdict.plan;
+    // Issue 25: Proxmox's own precondition (local devices, storages; VM.Migrate: a token without it is refused here).
+    const pre = await ctx.api.migratePrecondition?.(node, vmid, target, { signal });
+    const blocked = pre ? judgePrecondition(pre, vmid, target) : undefined;
+    if (blocked) throw blocked;
   }
   let seedBytes: Uint8Array | undefined;
   if (plan.moveSeed) {
@@ -297,6 +334,42 @@ async function run(ctx: CoreContext, s: Subject, options: MigrateOptions, report
     seed,
     message: `moved ${how} from ${from} to ${target}${seed === 'moved' ? '; its seed followed' : ''}`,
   };
+}
+
+/**
+ * Issue 25: a migrate that failed after (or on a rerun, before) the seed's detach leaves the VM on its node with an
+ * empty CD-ROM and a copy of the seed on the target: the next boot would have no NoCloud seed. Put it back (the
+ * source's copy is deleted only after a move, so it is there) and delete the target's copy when no VM there uses it.
+ * Not on a cancel (the task may still run; Resume goes on). Without the caller's signal: this is the way back.
+ * Answers the words to add to the failure.
+ */
+async function putSeedBack(
+  ctx: CoreContext,
+  v: { vmid: number; name: string; node: string; target: string; seedVolume: string },
+): Promise<string> {
+  const { isoStorage } = ctx.profile;
+  try {
+    const here = await ctx.api.vmConfig(v.node, v.vmid).catch(() => undefined);
+    // The VM moved (or is gone) after all: nothing to put back on its old node.
+    if (!here) return '';
+    const words: string[] = [];
+    if (cdromVolume(here) !== v.seedVolume) {
+      await ctx.api.setVmConfig(v.node, v.vmid, { ide2: `${v.seedVolume},media=cdrom` });
+      words.push(`its seed is back in its CD-ROM on ${v.node}`);
+    }
+    if ((await listedSize(ctx.api, v.target, isoStorage, v.seedVolume)) !== undefined) {
+      const hold = (await seedHolds(ctx.api, { volid: v.seedVolume, name: v.name, nodes: [v.target], except: v.vmid })).get(v.target);
+      if (!hold) {
+        await waitTask(ctx, await ctx.api.deleteVolume(v.target, isoStorage, v.seedVolume), ctx.budgets.seedDeleteMs);
+        words.push(`the copy on ${v.target} is deleted`);
+      }
+    }
+    ctx.log.info('proxmox migrate failed: seed put back', { vmid: v.vmid, node: v.node, target: v.target });
+    return words.length > 0 ? `. The VM stays on ${v.node}: ${words.join(', and ')}.` : '';
+  } catch (e) {
+    ctx.log.warn('proxmox migrate failed: seed not put back', { vmid: v.vmid, error: e instanceof Error ? e.message : String(e) });
+    return `. Its seed could not be put back in its CD-ROM (${e instanceof Error ? e.message : String(e)}): run the migrate again (Resume), or attach ${v.seedVolume} to ide2 in Proxmox.`;
+  }
 }
 
 /** The size of `volid` on `node`'s `storage` as listed, or undefined when it is not there. */

@@ -20,7 +20,7 @@
  */
 import type { CallOptions, CoreContext } from '../calls/context';
 import { toProviderError } from '../rules/classify';
-import { permanent } from '../rules/errors';
+import { invalidInput, permanent } from '../rules/errors';
 import { create } from './create';
 import { deleteVm, type DeleteReport } from './delete';
 import { parseProviderId } from '../rules/ids';
@@ -30,7 +30,11 @@ import { progressReporter, type ProgressEvent, type RecreateStep } from '../call
 import { findVm, isTemplate } from '../cluster/resources';
 
 export interface RecreateOptions extends CallOptions {
-  /** The old VM's UID as the caller saw it: the delete refuses a VM at the old VMID with another mark. */
+  /**
+   * The old VM's UID as the caller saw it: the delete refuses a VM at the old VMID with another mark, and a request
+   * whose new UID is this one is refused before any request (invalid-input). Without it, the old VM's mark is read:
+   * one carrying the new UID is refused the same way.
+   */
   expect?: { uid: string };
 }
 
@@ -66,8 +70,12 @@ export async function recreate(
   try {
     const { vmid, name } = parseProviderId(oldId);
     if (request.name !== name) throw permanent(`a recreate keeps the name: ${request.name} is not ${name}`);
+    // Issue 25: given the old VM's own UID, the "new one" below is the old VM itself: it was adopted, nothing written.
+    if (options.expect && options.expect.uid === request.uid) throw sameUid(name, vmid, request.uid);
     const resources = await ctx.api.clusterResources('vm', { signal });
     const old = findVm(resources, vmid);
+    if (!options.expect && old?.node && old.name === name && (await markUid(ctx, old.node, vmid, signal)) === request.uid)
+      throw sameUid(name, vmid, request.uid);
     const zone = request.placement.zone ?? old?.node;
     const req: CreateRequest = { ...request, placement: { ...request.placement, ...(zone ? { zone } : {}) } };
     const forward = (e: ProgressEvent) =>
@@ -102,6 +110,18 @@ export async function recreate(
   } catch (e) {
     throw toProviderError('recreate', e, oldId);
   }
+}
+
+function sameUid(name: string, vmid: number, uid: string) {
+  return invalidInput(
+    `a recreate needs a new UID: ${uid} is the one VM ${vmid} (${name}) already carries, so nothing was deleted or created`,
+    'Give the recreate a new UID (the app picks a fresh one each time); if an earlier recreate made this VM, it is done.',
+  );
+}
+
+async function markUid(ctx: CoreContext, node: string, vmid: number, signal?: AbortSignal): Promise<string | undefined> {
+  const config = await ctx.api.vmConfig(node, vmid, { signal }).catch(() => undefined);
+  return config ? parseMark(config.description).uid : undefined;
 }
 
 /** A VM with the name whose mark carries the new UID: an earlier attempt's create half already began. */

@@ -3,18 +3,32 @@
  * class of spec entry 13, the operation, the ID when known and a hint a user
  * can act on. The client already knows the class of its own failures.
  */
-import { AnswerTooLargeError, ApiError, ClassifiedError, TlsVerificationError, TokenFileError, classifyApiFailure, missingPrivilege } from '../../pve/errors';
+import {
+  AnswerTooLargeError,
+  ApiError,
+  STORAGE_PLACEMENT_HINTS,
+  ClassifiedError,
+  TlsVerificationError,
+  TaskFailedError,
+  TokenFileError,
+  classifyApiFailure,
+  storagePlacementRefusal,
+  missingPrivilege,
+} from '../../pve/errors';
 import { ProviderError, type ProviderOp } from './errors';
 
 function hintFor(err: unknown): string | undefined {
   const privilege = missingPrivilege(err);
   if (privilege)
     return `Grant ${privilege.privilege} on ${privilege.path} to the token's user in Proxmox (the user guide's pveum commands, or Settings → Check again lists them), then try again.`;
+  const storage = storagePlacementRefusal(err);
+  if (storage) return STORAGE_PLACEMENT_HINTS[storage];
   if (err instanceof ApiError && err.status === 401) return 'The API token was refused: check the token id and secret in the profile.';
   if (err instanceof ApiError && err.status === 400) return 'Proxmox refused the request: check the profile fields named in the message.';
   if (err instanceof TlsVerificationError) return "Check the profile's URL and its certificate choice (CA or fingerprint).";
   if (err instanceof TokenFileError) return 'Check the token file named in the message.';
   if (err instanceof AnswerTooLargeError) return err.hint;
+  if (err instanceof TaskFailedError && err.hint) return err.hint;
   return undefined;
 }
 

@@ -4,6 +4,9 @@
  * local). Each runs with the core's steps and the journal; a bulk request
  * has one parent whose summary says what happened and why; every refusal
  * comes before any task and any request that changes anything.
+ *
+ * Long because the three day-two kinds share one demo harness and their refusals one helper; issue 25 adds the
+ * migrate a Proxmox task refuses.
  */
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -58,6 +61,30 @@ describe('migrate, reconfigure and recreate as tasks', () => {
     expect(env.t.sim.state.vm(vmid)?.node).toBe('pv1-2');
     expect(env.t.sim.state.iso('pv1-2', SEED_STORAGE, 'dt-move-seed.iso')).toBeDefined();
     expect(env.t.sim.state.iso('pv1-1', SEED_STORAGE, 'dt-move-seed.iso')).toBeUndefined();
+  });
+
+  it('issue 25: a migrate Proxmox fails inside its task says why from the task log, permanent with what to do; the seed is back where it was', async () => {
+    env = await demo();
+    const vmid = await made(env, 'dt-usb');
+    const { sim } = env.t;
+    const ide2 = sim.state.vm(vmid)!.config.ide2;
+    sim.state.vm(vmid)!.config.usb0 = 'host=1234:5678';
+    // As if the device came after Proxmox's precondition was read: it saw nothing, only the qmigrate task sees it.
+    const clear = { running: 1, allowed_nodes: ['pv1-2'], not_allowed_nodes: {}, local_disks: [], local_resources: [] };
+    const undo = sim.faults.inject({ method: 'GET', route: '/nodes/{node}/qemu/{vmid}/migrate' }, { kind: 'answer', body: { data: clear } });
+    try {
+      const { taskIds } = await env.manager.migrate({ clusterId: 'sim', targets: [{ vmid, name: 'dt-usb', cloudInit: USER_DATA }], to: 'pv1-2' });
+      const done = await env.manager.wait(taskIds[0]!);
+      expect(done).toMatchObject({ state: 'failed', error: { kind: 'permanent' } });
+      expect(done.message).toContain("can't migrate VM which uses local devices: usb0");
+      expect(done.message).toContain('its seed is back in its CD-ROM on pv1-1');
+      expect(done.error?.hint).toMatch(/Remove usb0 from the VM's Hardware/);
+      expect(sim.state.vm(vmid)).toMatchObject({ node: 'pv1-1' });
+      expect(sim.state.vm(vmid)!.config.ide2).toBe(ide2);
+      expect(sim.state.iso('pv1-2', SEED_STORAGE, 'dt-usb-seed.iso')).toBeUndefined();
+    } finally {
+      undo();
+    }
   });
 
   it('refuses before any task and any change: the same node, a node outside the profile, an unknown VM, a disk not larger', async () => {
