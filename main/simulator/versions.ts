@@ -70,6 +70,12 @@ export interface VersionProfile {
   importDiskImages: boolean;
   /** The RRD files and archives `…/rrddata` reads (issue 15, rrd-model.ts). */
   rrdFormat: 'pve2' | 'pve-9.0';
+  /**
+   * `GET /nodes/{node}/network` lists a bridge only to a token with SDN.Audit or SDN.Use on
+   * /sdn/zones/localnetwork/<bridge> (pve-manager d2894179, 2023-06-06, "api2: network: check permissions for local
+   * bridges": 8.0 on). 7.4 lists every bridge to anyone.
+   */
+  bridgeAcl: boolean;
 }
 
 const row = (
@@ -86,6 +92,7 @@ const row = (
     | 'downloadUrlContents'
     | 'importDiskImages'
     | 'rrdFormat'
+    | 'bridgeAcl'
   >,
 ): VersionProfile => ({ release, version: { release, version, repoid }, pveversion: `pve-manager/${version}/${repoid}`, ...since });
 
@@ -99,6 +106,7 @@ export const VERSION_PROFILES: Record<PveVersion, VersionProfile> = {
     downloadUrlContents: ['iso', 'vztmpl'],
     importDiskImages: false,
     rrdFormat: 'pve2',
+    bridgeAcl: false,
   }),
   '8.4': row('8.4', '8.4.21', '2606ac850d46da29', {
     resizeIsTask: true,
@@ -109,6 +117,7 @@ export const VERSION_PROFILES: Record<PveVersion, VersionProfile> = {
     downloadUrlContents: ['iso', 'vztmpl', 'import'],
     importDiskImages: true,
     rrdFormat: 'pve2',
+    bridgeAcl: true,
   }),
   '9.2': row('9.2', '9.2.20', '49318c671b82f31e', {
     resizeIsTask: true,
@@ -119,6 +128,7 @@ export const VERSION_PROFILES: Record<PveVersion, VersionProfile> = {
     downloadUrlContents: ['iso', 'vztmpl', 'import'],
     importDiskImages: true,
     rrdFormat: 'pve-9.0',
+    bridgeAcl: true,
   }),
 };
 

@@ -29,17 +29,20 @@ export function checkVlanTag(tag: number): void {
   }
 }
 
-export function rewriteNet0(net0: string, bridge: string | undefined, vlanTag: number | undefined): string {
+/** `vlanTag` null takes the tag off (a proxy moved off its VLAN, issue 24); undefined or 0 leaves net0's own. */
+export function rewriteNet0(net0: string, bridge: string | undefined, vlanTag: number | null | undefined): string {
   const wanted = new Map<string, string>();
   if (bridge !== undefined && bridge !== '') {
     checkBridge(bridge);
     wanted.set('bridge', bridge);
   }
-  if (vlanTag !== undefined && vlanTag !== 0) {
+  if (vlanTag !== undefined && vlanTag !== null && vlanTag !== 0) {
     checkVlanTag(vlanTag);
     wanted.set('tag', String(vlanTag));
   }
-  const options = net0.split(',').map((option) => {
+  const untag = vlanTag === null;
+  const kept = untag ? net0.split(',').filter((option) => !option.startsWith('tag=')) : net0.split(',');
+  const options = kept.map((option) => {
     const key = option.split('=', 1)[0] ?? '';
     const value = wanted.get(key);
     if (value === undefined) return option;
