@@ -23,6 +23,7 @@ import { checksChannels, checksEvents } from './channels/checks';
 import { alertsChannels, alertsEvents } from './channels/alerts';
 import { historyChannels, historyEvents } from './channels/history';
 import { consoleChannels } from './channels/console';
+import { networkChannels } from './channels/network';
 import { vmMetaChannels } from './channels/vm-meta';
 
 export { AppInfo, AppStatus } from './channels/app';
@@ -43,6 +44,7 @@ export const channels = {
   ...alertsChannels,
   ...historyChannels,
   ...consoleChannels,
+  ...networkChannels,
   ...vmMetaChannels,
 } as const;
 

@@ -24,6 +24,7 @@ import { templatesHandlers } from '../services/templates/handlers';
 import { createRrdService } from '../services/rrd/service';
 import { rrdHandlers } from '../services/rrd/handlers';
 import { consoleHandlers } from '../services/console/handlers';
+import { networkHandlers } from '../services/network/handlers';
 import { vmMetaHandlers } from '../services/vm-meta/handlers';
 import { join } from 'node:path';
 import { openHistoryDatabase } from '../services/history/history-db';
@@ -225,6 +226,8 @@ export function composeApp(options: ComposeOptions): ComposedApp {
     ...rrdHandlers(createRrdService({ directory: profiles.directory, logger: logger.child({ part: 'rrd' }) })),
     ...historyHandlers(history),
     ...consoleHandlers(profiles.directory),
+    // Issue 24: a node's bridges for the Create and Reconfigure forms.
+    ...networkHandlers(profiles.directory),
     // Issue 23: notes and tags, and the cluster's own task history of a proxy.
     ...vmMetaHandlers({ directory: profiles.directory, refreshAfterWrite: (id) => monitoring.inventory.refreshAfterOperation(id) }),
   };

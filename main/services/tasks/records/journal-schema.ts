@@ -3,6 +3,7 @@
  * the lines build, is checked against, and the parse of one line into the
  * fields it sets and clears (or the task it drops).
  */
+import { ProxyNetwork } from '../../../../shared/domain/proxy-network';
 import { z } from 'zod';
 import { bulkParentKinds, SeedRef, TaskView } from '../../../../shared/channels/tasks';
 import { BuildRequestRecord, BuildResumeRecord } from '../../../../shared/channels/templates';
@@ -23,6 +24,7 @@ const TaskInputSchema = z.discriminatedUnion('kind', [
     machineType: z.string(),
     sealedCloudInit: z.string().optional(),
     endpoint,
+    network: ProxyNetwork.optional(),
   }),
   z.object({
     kind: z.literal('delete-proxy'),

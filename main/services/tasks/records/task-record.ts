@@ -6,6 +6,7 @@
 import type { bulkParentKinds, SeedRef, TaskView } from '../../../../shared/channels/tasks';
 import type { BuildRequestRecord, BuildResumeRecord } from '../../../../shared/channels/templates';
 import type { ProxyEndpoint } from '../../../../shared/domain/proxy-endpoint';
+import type { ProxyNetwork } from '../../../../shared/domain/proxy-network';
 
 export interface CreateProxyInput {
   kind: 'create-proxy';
@@ -18,6 +19,8 @@ export interface CreateProxyInput {
   sealedCloudInit?: string;
   /** The protocol and port the user-data listens on, read when it was asked for (shared/domain/proxy-endpoint.ts). */
   endpoint?: ProxyEndpoint | undefined;
+  /** Issue 24: the proxy's own bridge, VLAN and static address (checked in words before the task was made). */
+  network?: ProxyNetwork | undefined;
 }
 export interface DeleteProxyInput {
   kind: 'delete-proxy';

@@ -1,0 +1,62 @@
+/**
+ * Issue 24 through the task manager: a create's own bridge and VLAN reach net0, and bad network input is refused in
+ * words before any write (a VLAN outside 1–4094 before any request at all, a bridge the node lacks after one read).
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { cloudInit, startEnv, type Env } from './harness';
+
+let env: Env | undefined;
+afterEach(async () => {
+  await env?.close();
+  env = undefined;
+});
+
+const createInput = { clusterId: 'sim', template: 't9001', machineType: 'small', count: 1, cloudInit, node: 'pv1-1' };
+const writes = (e: Env) => e.t.sim.requests.records.filter((r) => r.method !== 'GET');
+
+describe('a create with its own network', () => {
+  it('puts the chosen bridge and VLAN into net0', async () => {
+    env = await startEnv();
+    const { taskIds } = await env.manager.createProxies({ ...createInput, name: 'proxy-vlan', network: { bridge: 'vmbr0', vlanTag: 30 } });
+    const done = await env.manager.wait(taskIds[0]!);
+    expect(done.state).toBe('succeeded');
+    const vm = [...env.t.sim.state.vms.values()].find((v) => v.config.name === 'proxy-vlan')!;
+    expect(String(vm.config.net0)).toMatch(/bridge=vmbr0.*tag=30|tag=30.*bridge=vmbr0/);
+  });
+
+  it('refuses a VLAN outside 1–4094 before any request, in words', async () => {
+    env = await startEnv();
+    const before = env.t.sim.requests.records.length;
+    await expect(env.manager.createProxies({ ...createInput, name: 'proxy-bad-vlan', network: { vlanTag: 4095 } })).rejects.toMatchObject({
+      kind: 'invalid-input',
+      field: 'network.vlanTag',
+      message: expect.stringContaining('outside 1–4094'),
+    });
+    expect(env.t.sim.requests.records.length).toBe(before);
+  });
+
+  it('refuses a bridge the node lacks, naming the bridges it has, with no write', async () => {
+    env = await startEnv();
+    await expect(
+      env.manager.createProxies({ ...createInput, name: 'proxy-bad-bridge', network: { bridge: 'vmbr7' } }),
+    ).rejects.toMatchObject({
+      kind: 'invalid-input',
+      field: 'network.bridge',
+      message: expect.stringMatching(/pv1-1 has no bridge vmbr7 .*vmbr0, vmbr1.*Nothing was created/),
+    });
+    expect(writes(env)).toEqual([]);
+  });
+
+  it('refuses a gateway outside the subnet before any request', async () => {
+    env = await startEnv();
+    const before = env.t.sim.requests.records.length;
+    await expect(
+      env.manager.createProxies({
+        ...createInput,
+        name: 'proxy-bad-gw',
+        network: { ipv4: { address: '10.1.2.3/24', gateway: '10.1.3.1' } },
+      }),
+    ).rejects.toMatchObject({ kind: 'invalid-input', field: 'network.ipv4.gateway' });
+    expect(env.t.sim.requests.records.length).toBe(before);
+  });
+});
