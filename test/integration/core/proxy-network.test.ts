@@ -3,6 +3,9 @@
  * profile's in net0 (a null tag takes the profile's off), and the node's bridges are read as the token sees them.
  */
 import { afterEach, describe, expect, it } from 'vitest';
+import { SEED_STORAGE } from '../../../main/simulator';
+import { proxyMac } from '../../../main/core/provider/rules/net0';
+import type { ProxyNetwork } from '../../../shared/domain/proxy-network';
 import { simProvider, type SimProvider } from './sim-provider';
 
 let env: SimProvider | undefined;
@@ -11,7 +14,7 @@ afterEach(async () => {
   env = undefined;
 });
 
-const request = (name: string, network?: { bridge?: string; vlanTag?: number | null }) => ({
+const request = (name: string, network?: ProxyNetwork) => ({
   uid: '3c1e4c1a-5d3f-4e6a-8b7c-0d1e2f3a4b5c',
   name,
   placement: { machineType: 'small', image: 'debian-13' },
@@ -35,6 +38,27 @@ describe("a proxy's own network", () => {
     const net0 = String(env.sim.state.vm(Number(id.split('/')[1]))!.config.net0);
     expect(net0).toContain('bridge=vmbr0');
     expect(net0).not.toMatch(/tag=/);
+  });
+
+  it('gives a static-address proxy its own MAC in net0 and a network-config naming it in the seed', async () => {
+    env = await simProvider({ timeScale: 0.001, agentDelayMs: 0 });
+    const network = { bridge: 'vmbr1', ipv4: { address: '192.168.20.5/24', gateway: '192.168.20.1' }, dns: ['192.168.20.1'] };
+    const r = request('proxy-static', network);
+    const id = await env.provider.create(r);
+    const net0 = String(env.sim.state.vm(Number(id.split('/')[1]))!.config.net0);
+    const mac = proxyMac(r.uid);
+    expect(net0).toMatch(new RegExp(`^virtio=${mac},bridge=vmbr1`));
+    const seed = Buffer.from(env.sim.state.iso('pv1-1', SEED_STORAGE, 'proxy-static-seed.iso')!.bytes).toString('latin1');
+    expect(seed).toContain('network-config');
+    expect(seed).toContain(`macaddress: "${mac.toLowerCase()}"`);
+    expect(seed).toContain('- "192.168.20.5/24"');
+  });
+
+  it('writes no network-config for DHCP', async () => {
+    env = await simProvider({ timeScale: 0.001, agentDelayMs: 0 });
+    await env.provider.create(request('proxy-dhcp', { bridge: 'vmbr1' }));
+    const seed = Buffer.from(env.sim.state.iso('pv1-1', SEED_STORAGE, 'proxy-dhcp-seed.iso')!.bytes).toString('latin1');
+    expect(seed).not.toContain('network-config');
   });
 
   it('lists the Linux bridges and SDN vnets of a node, with their VLAN awareness', async () => {

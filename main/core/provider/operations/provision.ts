@@ -12,6 +12,7 @@ import { throwIfCancelled } from '../calls/poll';
 import { waitRunning } from '../calls/tasks';
 import { runTaskStep } from '../calls/task-step';
 import { configParams, effectiveNet, resizePlan } from '../rules/vm-params';
+import { staticMacOf } from '../rules/net0';
 import { uploadSeed } from './seed-beside-clone';
 
 export async function provision(
@@ -27,7 +28,7 @@ export async function provision(
   const at = { node, vmid };
   const { isoStorage } = ctx.profile;
   const params = configParams(
-    effectiveNet(ctx.profile, request.network),
+    effectiveNet(ctx.profile, request.network, staticMacOf(request.uid, request.network)),
     vmid,
     vm.config,
     placement.machineType,

@@ -22,6 +22,7 @@ import type { CreateRequest } from '../cluster/placement';
 import type { ProgressReporter } from '../calls/progress';
 import { buildProxySeed } from '../cluster/seed-source';
 import { runTaskStep } from '../calls/task-step';
+import { staticMacOf } from '../rules/net0';
 
 export interface SeedAt {
   node: string;
@@ -63,7 +64,8 @@ export async function uploadSeed(
   const { isoStorage } = ctx.profile;
   const submit = () => {
     // Dated with the mark's created-at (seed-source.ts), so a migrate can rebuild the same bytes on another node.
-    const iso = buildProxySeed(ctx, request.name, { userData: request.cloudInit }, stampConfig);
+    const network = { network: request.network, mac: staticMacOf(request.uid, request.network) };
+    const iso = buildProxySeed(ctx, request.name, { userData: request.cloudInit, ...network }, stampConfig);
     return ctx.api.uploadIso(at.node, isoStorage, ctx.seed.seedIsoName(request.name), iso, { signal });
   };
   await runTaskStep(ctx, report, { step: 'upload-seed', at, submit, budgetMs: ctx.budgets.uploadMs, signal });

@@ -25,13 +25,20 @@ export function checkPropertyValue(what: string, value: string): void {
 export interface NetPlacement {
   bridge?: string | undefined;
   vlanTag?: number | null | undefined;
+  /** A MAC net0 must carry (a static address's network-config names the NIC by it: net0.ts proxyMac). */
+  mac?: string | undefined;
 }
 
 /** The proxy's own bridge and tag over the profile's defaults (a null tag takes the profile's off). */
-export function effectiveNet(profile: Pick<Profile, 'bridge' | 'vlanTag'>, own: NetPlacement | undefined): NetPlacement {
+export function effectiveNet(
+  profile: Pick<Profile, 'bridge' | 'vlanTag'>,
+  own: Omit<NetPlacement, 'mac'> | undefined,
+  mac?: string,
+): NetPlacement {
   return {
     bridge: own?.bridge ?? profile.bridge,
     vlanTag: own?.vlanTag === null ? null : (own?.vlanTag ?? profile.vlanTag),
+    ...(mac === undefined ? {} : { mac }),
   };
 }
 
@@ -51,13 +58,13 @@ export function configParams(profile: NetPlacement, vmid: number, config: VmConf
   if (!rewritesNet0(profile)) return params;
   const net0 = config.net0;
   if (!net0) throw permanent(`VM ${vmid} has no net0 to apply the profile's bridge or vlanTag to; the template needs a network device`);
-  params.net0 = rewriteNet0(net0, profile.bridge, profile.vlanTag);
+  params.net0 = rewriteNet0(net0, profile.bridge, profile.vlanTag, profile.mac);
   return params;
 }
 
 /** Whether step 6 writes net0: only when a bridge or a VLAN tag is set, or a tag taken off (it keeps the VM's own MAC). */
 export function rewritesNet0(profile: NetPlacement): boolean {
-  return Boolean(profile.bridge) || profile.vlanTag !== undefined;
+  return Boolean(profile.bridge) || profile.vlanTag !== undefined || profile.mac !== undefined;
 }
 
 export interface ResizePlan {
