@@ -238,12 +238,14 @@ export const ReconfigureInput = z
     machineType: boundedText(128).min(1).optional(),
     diskGiB: z.number().int().min(1).max(65_536).optional(),
     cloudInit: cloudInitText.optional(),
+    /** Issue 24: another bridge or VLAN tag for net0 (a null tag takes it off); absent keeps net0 as it is. */
+    network: ProxyNetwork.pick({ bridge: true, vlanTag: true }).optional(),
     reboot: z.boolean().optional(),
     acknowledgeOperatorWarning,
   })
   .strict()
-  .refine((r) => r.machineType !== undefined || r.diskGiB !== undefined || r.cloudInit !== undefined, {
-    message: 'change at least one of the machine type, the disk size or the user-data',
+  .refine((r) => r.machineType !== undefined || r.diskGiB !== undefined || r.cloudInit !== undefined || r.network !== undefined, {
+    message: 'change at least one of the machine type, the disk size, the user-data or the network',
   });
 export type ReconfigureInput = z.infer<typeof ReconfigureInput>;
 

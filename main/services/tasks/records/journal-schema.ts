@@ -52,6 +52,7 @@ const TaskInputSchema = z.discriminatedUnion('kind', [
     reboot: z.boolean().optional(),
     endpoint,
     machineType: z.string().optional(),
+    network: ProxyNetwork.pick({ bridge: true, vlanTag: true }).optional(),
   }),
   z.object({
     kind: z.literal('recreate-proxy'),

@@ -92,6 +92,8 @@ export interface ReconfigureProxyInput extends OneVm {
   endpoint?: ProxyEndpoint | undefined;
   /** The machine type asked for (its cores and memory above): the record says it once the run ends. */
   machineType?: string | undefined;
+  /** Issue 24: net0's new bridge or VLAN tag. */
+  network?: Pick<ProxyNetwork, 'bridge' | 'vlanTag'> | undefined;
 }
 /** Issue 16: one VM's recreate: the old VM (`uid`) deleted, then the same name made again under `newUid`. */
 export interface RecreateProxyInput extends OneVm {

@@ -30,6 +30,7 @@ export const reconfigureProxy =
       ...(input.cores !== undefined ? { cores: input.cores } : {}),
       ...(input.memoryMiB !== undefined ? { memoryMiB: input.memoryMiB } : {}),
       ...(input.diskGiB !== undefined && !(await grownAlready(ctx, input)) ? { diskGiB: input.diskGiB } : {}),
+      ...(input.network !== undefined ? { network: input.network } : {}),
     };
     if (input.sealedCloudInit !== undefined && input.instanceId !== undefined)
       change.userData = { text: await ctx.openCloudInit(), instanceId: input.instanceId };

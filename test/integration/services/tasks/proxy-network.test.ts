@@ -3,7 +3,7 @@
  * words before any write (a VLAN outside 1–4094 before any request at all, a bridge the node lacks after one read).
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { cloudInit, startEnv, type Env } from './harness';
+import { cloudInit, madeHere, startEnv, type Env } from './harness';
 
 let env: Env | undefined;
 afterEach(async () => {
@@ -58,5 +58,36 @@ describe('a create with its own network', () => {
       }),
     ).rejects.toMatchObject({ kind: 'invalid-input', field: 'network.ipv4.gateway' });
     expect(env.t.sim.requests.records.length).toBe(before);
+  });
+});
+
+describe('a reconfigure of the network', () => {
+  it('moves a running proxy to another bridge and VLAN at once, model and MAC kept, with no reboot', async () => {
+    env = await startEnv();
+    const vmid = await madeHere(env, 'proxy-move', cloudInit);
+    const before = String(env.t.sim.state.vm(vmid)!.config.net0);
+    const { taskIds } = await env.manager.reconfigure({
+      clusterId: 'sim',
+      targets: [{ vmid, name: 'proxy-move' }],
+      network: { bridge: 'vmbr1', vlanTag: 40 },
+    });
+    const done = await env.manager.wait(taskIds[0]!);
+    expect(done.state, done.message).toBe('succeeded');
+    expect(done.message).toContain('network applied');
+    expect(done.message).not.toContain('rebooted');
+    const net0 = String(env.t.sim.state.vm(vmid)!.config.net0);
+    expect(net0.split(',')[0]).toBe(before.split(',')[0]);
+    expect(net0).toContain('bridge=vmbr1');
+    expect(net0).toContain('tag=40');
+  });
+
+  it('refuses a bridge the VM’s node lacks before any task', async () => {
+    env = await startEnv();
+    const vmid = await madeHere(env, 'proxy-stay', cloudInit);
+    const writesBefore = writes(env).length;
+    await expect(
+      env.manager.reconfigure({ clusterId: 'sim', targets: [{ vmid, name: 'proxy-stay' }], network: { bridge: 'vmbr5' } }),
+    ).rejects.toMatchObject({ kind: 'invalid-input', field: 'network.bridge', message: expect.stringContaining('Nothing was changed.') });
+    expect(writes(env).length).toBe(writesBefore);
   });
 });
