@@ -13,6 +13,10 @@ import './network.css';
 
 export interface NetworkFieldsProps extends NetworkFieldsState {
   onChange: (patch: Partial<NetworkDraft>) => void;
+  /** False in Reconfigure: only the bridge and VLAN move (a static address is a create's). */
+  withAddresses?: boolean;
+  /** Open from the start (Reconfigure shows it once asked for). */
+  open?: boolean;
 }
 
 function defaultsOf(read: BridgesRead): Pick<NodeBridges, 'profileBridge' | 'profileVlanTag'> {
@@ -34,7 +38,7 @@ export function summaryOf(draft: NetworkDraft, read: BridgesRead): string {
   return `${bridge}, ${vlan}, ${address}`;
 }
 
-export function NetworkFields({ draft, problems, read, where, onChange }: NetworkFieldsProps) {
+export function NetworkFields({ draft, problems, read, where, onChange, withAddresses = true, open }: NetworkFieldsProps) {
   const bridges = commonBridges(read) ?? [];
   const d = defaultsOf(read);
   const notes = read.state === 'ready' ? [...new Set(read.lists.flatMap((l) => l.notes))] : [];
@@ -46,7 +50,7 @@ export function NetworkFields({ draft, problems, read, where, onChange }: Networ
       : ''
   }`;
   return (
-    <details className="network-fields" open={anyProblem || undefined}>
+    <details className="network-fields" open={open || anyProblem || undefined}>
       <summary>
         Network: <span className="muted">{summaryOf(draft, read)}</span>
       </summary>
@@ -88,13 +92,15 @@ export function NetworkFields({ draft, problems, read, where, onChange }: Networ
             onChange={(e) => onChange({ vlan: e.target.value })}
           />
         </Field>
-        <Field label="Addresses" help="DHCP, or a static address written into the seed’s network-config.">
-          <select value={draft.mode} onChange={(e) => onChange({ mode: e.target.value === 'static' ? 'static' : 'dhcp' })}>
-            <option value="dhcp">DHCP</option>
-            <option value="static">Static</option>
-          </select>
-        </Field>
-        {draft.mode === 'static' && (
+        {withAddresses && (
+          <Field label="Addresses" help="DHCP, or a static address written into the seed’s network-config.">
+            <select value={draft.mode} onChange={(e) => onChange({ mode: e.target.value === 'static' ? 'static' : 'dhcp' })}>
+              <option value="dhcp">DHCP</option>
+              <option value="static">Static</option>
+            </select>
+          </Field>
+        )}
+        {withAddresses && draft.mode === 'static' && (
           <>
             <Field label="IPv4 address" problem={problems['ipv4.address']} help="With its prefix, like 192.168.10.20/24.">
               <input value={draft.ipv4} spellCheck={false} autoComplete="off" onChange={(e) => onChange({ ipv4: e.target.value })} />

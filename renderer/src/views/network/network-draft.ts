@@ -145,6 +145,7 @@ export function useNetworkChoice(
   node: string | undefined,
   automaticNodes: readonly string[] | undefined,
   sendError: AppErrorValue | undefined,
+  where = 'every node Automatic may pick',
 ) {
   const [draft, setDraft] = useState<NetworkDraft>(emptyNetworkDraft);
   const read = useNodeBridges(clusterId, node ? [node] : (automaticNodes ?? []));
@@ -159,7 +160,7 @@ export function useNetworkChoice(
     draft,
     problems: check.problems,
     read,
-    where: node ?? 'every node Automatic may pick',
+    where: node ?? where,
   };
   return {
     check,
