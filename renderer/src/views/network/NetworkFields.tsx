@@ -6,6 +6,7 @@
  * rule's words (network-draft.ts) and main's notes (a token that sees no
  * bridge).
  */
+import { useEffect, useState } from 'react';
 import type { NodeBridges } from '../../../../shared/channels/network';
 import { Field } from '../../components/common/Field';
 import { bridgeLabel, commonBridges, type BridgesRead, type NetworkDraft, type NetworkFieldsState } from './network-draft';
@@ -44,13 +45,18 @@ export function NetworkFields({ draft, problems, read, where, onChange, withAddr
   const notes = read.state === 'ready' ? [...new Set(read.lists.flatMap((l) => l.notes))] : [];
   const chosen = bridges.find((b) => b.name === draft.bridge);
   const anyProblem = Object.keys(problems).length > 0;
+  // Opened by the user (or by a problem to show), it stays open until the user folds it.
+  const [expanded, setExpanded] = useState(open ?? false);
+  useEffect(() => {
+    if (anyProblem) setExpanded(true);
+  }, [anyProblem]);
   const vlanHelp = `1–4094, or "none". Empty: ${d.profileVlanTag ? `the profile’s VLAN ${d.profileVlanTag}` : 'no tag (the template’s)'}.${
     chosen && !chosen.vlanAware && draft.vlan.trim() && draft.vlan.trim().toLowerCase() !== 'none'
       ? ` ${chosen.name} is not VLAN-aware: the tag may not reach the network.`
       : ''
   }`;
   return (
-    <details className="network-fields" open={open || anyProblem || undefined}>
+    <details className="network-fields" open={expanded} onToggle={(e) => setExpanded(e.currentTarget.open)}>
       <summary>
         Network: <span className="muted">{summaryOf(draft, read)}</span>
       </summary>
