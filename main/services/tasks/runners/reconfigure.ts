@@ -33,7 +33,11 @@ export const reconfigureProxy =
       ...(input.network !== undefined ? { network: input.network } : {}),
     };
     if (input.sealedCloudInit !== undefined && input.instanceId !== undefined)
-      change.userData = { text: await ctx.openCloudInit(), instanceId: input.instanceId };
+      change.userData = {
+        text: await ctx.openCloudInit(),
+        instanceId: input.instanceId,
+        network: records.network(ctx.cluster.id, input.uid),
+      };
     if (Object.keys(change).length === 0) return `${input.name} (VM ${input.vmid}) has every change already: an earlier run made them.`;
     const r = await withName(ctx, input.name, () =>
       ctx.cluster.provider.reconfigure(formatProviderId(input.vmid, input.name), change, {

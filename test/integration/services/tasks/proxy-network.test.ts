@@ -3,6 +3,7 @@
  * words before any write (a VLAN outside 1–4094 before any request at all, a bridge the node lacks after one read).
  */
 import { afterEach, describe, expect, it } from 'vitest';
+import { SEED_STORAGE } from '../../../../main/simulator';
 import { cloudInit, madeHere, startEnv, type Env } from './harness';
 
 let env: Env | undefined;
@@ -89,5 +90,27 @@ describe('a reconfigure of the network', () => {
       env.manager.reconfigure({ clusterId: 'sim', targets: [{ vmid, name: 'proxy-stay' }], network: { bridge: 'vmbr5' } }),
     ).rejects.toMatchObject({ kind: 'invalid-input', field: 'network.bridge', message: expect.stringContaining('Nothing was changed.') });
     expect(writes(env).length).toBe(writesBefore);
+  });
+});
+
+describe('a static address kept per proxy', () => {
+  it('writes the network-config again into the seed a new user-data brings', async () => {
+    env = await startEnv();
+    const network = { ipv4: { address: '192.168.20.5/24', gateway: '192.168.20.1' } };
+    const { taskIds } = await env.manager.createProxies({ ...createInput, name: 'proxy-kept', network });
+    const made = await env.manager.wait(taskIds[0]!);
+    expect(made.state, made.message).toBe('succeeded');
+    const seed = () => Buffer.from(env!.t.sim.state.iso('pv1-1', SEED_STORAGE, 'proxy-kept-seed.iso')!.bytes).toString('latin1');
+    expect(seed()).toContain('- "192.168.20.5/24"');
+    const again = await env.manager.reconfigure({
+      clusterId: 'sim',
+      targets: [{ vmid: made.vmid!, name: 'proxy-kept' }],
+      cloudInit: `${cloudInit}# changed\n`,
+      reboot: false,
+    });
+    const done = await env.manager.wait(again.taskIds[0]!);
+    expect(done.state, done.message).toBe('succeeded');
+    expect(seed()).toContain('# changed');
+    expect(seed()).toContain('- "192.168.20.5/24"');
   });
 });
