@@ -85,3 +85,21 @@ describe('networkProblems', () => {
     expect(networkSummary({})).toBeUndefined();
   });
 });
+
+describe('the expected exit (issue 24)', () => {
+  it('takes an address, a CIDR or a set, and says what is not one', async () => {
+    const { exitWithin, parseExpectedExit } = await import('../../../shared/domain/expected-exit');
+    expect(parseExpectedExit('203.0.113.7')).toEqual({ ok: true, entries: ['203.0.113.7'] });
+    expect(parseExpectedExit('203.0.113.0/28, 2001:db8::/48')).toEqual({ ok: true, entries: ['203.0.113.0/28', '2001:db8::/48'] });
+    const bad = parseExpectedExit('203.0.113.7, vpn.example, 10.0.0.0/33');
+    expect(bad).toEqual({
+      ok: false,
+      problem: expect.stringContaining('"vpn.example", "10.0.0.0/33" are not an IPv4 or IPv6 address or CIDR'),
+    });
+    expect(parseExpectedExit('  ')).toMatchObject({ ok: false });
+    expect(exitWithin(['203.0.113.0/28'], '203.0.113.9')).toBe(true);
+    expect(exitWithin(['203.0.113.0/28'], '203.0.113.17')).toBe(false);
+    expect(exitWithin(['203.0.113.7', '2001:db8::/48'], '2001:db8:0:5::1')).toBe(true);
+    expect(exitWithin(['203.0.113.7'], 'not an address')).toBe(false);
+  });
+});
