@@ -38,7 +38,7 @@
  * every other step is safe to repeat (config writes replace, the resize is
  * skipped once the disk is that large, uploads overwrite).
  *
- * Over 300 lines: one operation whose steps share the lookup's reads (the
+ * Long because it is one operation whose steps share the lookup's reads (the
  * config, the status), and the pure rules beside them (effectsOf,
  * checkChange) that its tests call directly.
  */
