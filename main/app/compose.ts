@@ -196,6 +196,8 @@ export function composeApp(options: ComposeOptions): ComposedApp {
     logger,
     // A first failed check is confirmed 30 s later instead of at the next interval (the goal: interval + 30 s).
     confirmFailure: (clusterId, vmid) => checks.checkSoon(clusterId, vmid, FAILURE_CONFIRMATION_MS),
+    // Issue 24: the expected exits the checks keep, asserted by the alerts' exit rules.
+    exitPrefs: checks.exitPrefs,
     ...options.alerts,
   });
   alerts.start();
