@@ -18,7 +18,7 @@ function originsOf(tasks: readonly TaskRecord[]) {
             machineType: t.input.machineType,
             sealedUserData: t.input.sealedCloudInit,
             endpoint: t.input.endpoint,
-            network: t.input.kind === 'create-proxy' ? t.input.network : undefined,
+            network: t.input.network,
           },
         ]
       : [],

@@ -63,6 +63,7 @@ const TaskInputSchema = z.discriminatedUnion('kind', [
     node: z.string().optional(),
     sealedCloudInit: z.string().optional(),
     endpoint,
+    network: ProxyNetwork.optional(),
   }),
   z.object({
     kind: z.enum(['start-proxy', 'shutdown-proxy', 'stop-proxy', 'reboot-proxy']),

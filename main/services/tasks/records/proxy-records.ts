@@ -150,6 +150,19 @@ export class ProxyRecords {
     return this.proxies.get(keyOf(clusterId, uid))?.endpoint;
   }
 
+  /** Issue 24: a reconfigure moved net0 to this bridge or tag: the record's network says where the VM is now. */
+  networkMoved(clusterId: string, uid: string, moved: Pick<ProxyNetwork, 'bridge' | 'vlanTag'>): void {
+    const key = keyOf(clusterId, uid);
+    const before = this.proxies.get(key);
+    if (!before) return;
+    this.proxies.set(key, { ...before, network: { ...before.network, ...moved } });
+    try {
+      this.save();
+    } catch (e) {
+      this.log.warn('proxy records could not be saved', { file: this.file, reason: (e as NodeJS.ErrnoException).code ?? String(e) });
+    }
+  }
+
   /** A reconfigure to this machine type ended: the record says what the VM is now. */
   machineTypeChanged(clusterId: string, uid: string, machineType: string): void {
     const key = keyOf(clusterId, uid);

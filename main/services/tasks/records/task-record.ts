@@ -106,6 +106,8 @@ export interface RecreateProxyInput extends OneVm {
   /** The user-data, kept until the new VM runs. */
   sealedCloudInit?: string | undefined;
   endpoint?: ProxyEndpoint | undefined;
+  /** Issue 24: the old proxy's network, from its record. */
+  network?: ProxyNetwork | undefined;
 }
 export const isPowerInput = (input: TaskInput): input is PowerProxyInput => (powerKinds as readonly string[]).includes(input.kind);
 /** A template build (runners/build-template.ts): its request with every default filled in, and what its progress journalled. */

@@ -224,11 +224,18 @@ export function dayTwoRequests({ parts, sealer, records }: DayTwoDeps) {
           machineType: from.machineType!,
           ...(t.vm.node ? { node: t.vm.node } : {}),
           ...(await recreateUserData(input.targets[i]!.cloudInit, cluster.id, t.uid)),
+          ...networkOf(cluster.id, t.uid),
         };
         return parts.newRecord('recreate-proxy', cluster.id, t.name, record, { vmid: t.vmid, ...(t.vm.node ? { node: t.vm.node } : {}) });
       }),
     );
     return submitBulk(parts, { kind: 'recreate-proxies', clusterId: cluster.id, target: `Recreate ${tasks.length} proxies` }, tasks);
+  }
+
+  /** Issue 24: the network the app made the proxy with, for the proxy that replaces it. */
+  function networkOf(clusterId: string, uid: string) {
+    const network = records.network(clusterId, uid);
+    return network ? { network } : {};
   }
 
   return { migrate, reconfigure, recreate };

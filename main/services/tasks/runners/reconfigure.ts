@@ -56,6 +56,7 @@ export const reconfigureProxy =
     if (r.instanceId !== undefined)
       records.seedWritten(ctx.cluster.id, input.uid, r.instanceId, { sealedUserData: input.sealedCloudInit, endpoint: input.endpoint });
     if (input.machineType !== undefined) records.machineTypeChanged(ctx.cluster.id, input.uid, input.machineType);
+    if (input.network !== undefined) records.networkMoved(ctx.cluster.id, input.uid, input.network);
     const done = ctx.current().input;
     if (done.kind === 'reconfigure-proxy' && done.sealedCloudInit !== undefined)
       ctx.update({ input: { ...done, sealedCloudInit: undefined } });

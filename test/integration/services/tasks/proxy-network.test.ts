@@ -114,3 +114,26 @@ describe('a static address kept per proxy', () => {
     expect(seed()).toContain('- "192.168.20.5/24"');
   });
 });
+
+describe('a recreate keeps the network', () => {
+  it('makes the new VM on the bridge a reconfigure last moved it to, with the same static address', async () => {
+    env = await startEnv();
+    const network = { bridge: 'vmbr0', ipv4: { address: '192.168.20.6/24', gateway: '192.168.20.1' } };
+    const { taskIds } = await env.manager.createProxies({ ...createInput, name: 'proxy-again', network });
+    const made = await env.manager.wait(taskIds[0]!);
+    expect(made.state, made.message).toBe('succeeded');
+    const moved = await env.manager.reconfigure({
+      clusterId: 'sim',
+      targets: [{ vmid: made.vmid!, name: 'proxy-again' }],
+      network: { bridge: 'vmbr1' },
+    });
+    expect((await env.manager.wait(moved.taskIds[0]!)).state).toBe('succeeded');
+    const again = await env.manager.recreate({ clusterId: 'sim', targets: [{ vmid: made.vmid!, name: 'proxy-again' }] });
+    const done = await env.manager.wait(again.taskIds[0]!);
+    expect(done.state, done.message).toBe('succeeded');
+    const vm = [...env.t.sim.state.vms.values()].find((v) => v.config.name === 'proxy-again')!;
+    expect(String(vm.config.net0)).toContain('bridge=vmbr1');
+    const seed = Buffer.from(env.t.sim.state.iso('pv1-1', SEED_STORAGE, 'proxy-again-seed.iso')!.bytes).toString('latin1');
+    expect(seed).toContain('- "192.168.20.6/24"');
+  });
+});
