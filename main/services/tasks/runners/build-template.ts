@@ -9,19 +9,7 @@
  * downloaded it).
  */
 import type { BuildRequestRecord, BuildResumeRecord, BuiltTemplateResult } from '../../../../shared/channels/templates';
-import {
-  type BuildBudgets,
-  type BuildProgressEvent,
-  buildSteps,
-  buildTemplate,
-  type BuildTemplateRequest,
-  cleanupTemplateBuild,
-  type Leftover,
-  type ProgressEvent,
-  type PveApi,
-  type TemplateBuildApi,
-  TemplateBuildError,
-} from '../../../core';
+import { type BuildBudgets, type BuildProgressEvent, buildSteps, buildTemplate, type BuildTemplateRequest, cleanupTemplateBuild, type Leftover, type ProgressEvent, type PveApi, type TemplateBuildApi, TemplateBuildError } from '../../../core';
 import { AppError } from '../../../errors/app-error';
 import type { Cluster } from '../../clusters/cluster';
 import { templateVerdict } from '../../doctor/template-verdicts';

@@ -6,7 +6,13 @@
 import { ADDRESS_STEP, type TaskKind } from '../../../../shared/channels/tasks';
 import { createSteps, deleteSteps, migrateSteps, powerSteps, reconfigureSteps, recreateSteps } from '../../../core';
 import { cleanSeeds, CLEAN_SEEDS_STEP } from './clean-seeds';
-import { buildTemplateRunner, buildTemplateSteps, cleanUpBuildRunner, cleanUpBuildSteps, type TemplateBuildDeps } from './build-template';
+import {
+  buildTemplateRunner,
+  buildTemplateSteps,
+  cleanUpBuildRunner,
+  cleanUpBuildSteps,
+  type TemplateBuildDeps,
+} from './build-template';
 import { cleanUp } from './clean-up';
 import { deleteProxy } from './delete';
 import { doctorRunner, type DoctorRun } from './doctor';
