@@ -23,6 +23,7 @@ import { checksChannels, checksEvents } from './channels/checks';
 import { alertsChannels, alertsEvents } from './channels/alerts';
 import { historyChannels, historyEvents } from './channels/history';
 import { consoleChannels } from './channels/console';
+import { networkChannels } from './channels/network';
 import { vmMetaChannels } from './channels/vm-meta';
 import { exportsChannels } from './channels/exports';
 import { cloudInitChannels } from './channels/cloud-init';
@@ -46,6 +47,7 @@ export const channels = {
   ...alertsChannels,
   ...historyChannels,
   ...consoleChannels,
+  ...networkChannels,
   ...vmMetaChannels,
   ...exportsChannels,
   ...cloudInitChannels,

@@ -2,6 +2,9 @@
  * The composition root shared by the Electron shell and the browser-mode
  * host: it builds the services and binds every contract channel to them.
  * Nothing here imports Electron; the shell passes in what only it knows.
+ * Long because it is the one place every area is joined (one spread of
+ * handlers per area, and the few wires between areas); each area's own
+ * building stays in that area.
  */
 import type { AppInfo } from '../../shared/contract';
 import { createEventBus, type EventBus } from '../ipc/event-bus';
@@ -26,6 +29,7 @@ import { templatesHandlers } from '../services/templates/handlers';
 import { createRrdService } from '../services/rrd/service';
 import { rrdHandlers } from '../services/rrd/handlers';
 import { consoleHandlers } from '../services/console/handlers';
+import { networkHandlers } from '../services/network/handlers';
 import { vmMetaHandlers } from '../services/vm-meta/handlers';
 import { cloudInitHandlers } from '../services/cloud-init/handlers';
 import { join } from 'node:path';
@@ -235,6 +239,8 @@ export function composeApp(options: ComposeOptions): ComposedApp {
     logger,
     // A first failed check is confirmed 30 s later instead of at the next interval (the goal: interval + 30 s).
     confirmFailure: (clusterId, vmid) => checks.checkSoon(clusterId, vmid, FAILURE_CONFIRMATION_MS),
+    // Issue 24: the expected exits the checks keep, asserted by the alerts' exit rules.
+    exitPrefs: checks.exitPrefs,
     ...options.alerts,
   });
   alerts.start();
@@ -265,6 +271,8 @@ export function composeApp(options: ComposeOptions): ComposedApp {
     ...rrdHandlers(createRrdService({ directory: profiles.directory, logger: logger.child({ part: 'rrd' }) })),
     ...historyHandlers(history),
     ...consoleHandlers(profiles.directory),
+    // Issue 24: a node's bridges for the Create and Reconfigure forms.
+    ...networkHandlers(profiles.directory),
     // Issue 23: notes and tags, and the cluster's own task history of a proxy.
     // Issue 24: a proxy's credentials, revealed only when the drawer asks for that one proxy.
     ...proxyCredentialsHandlers(credentials),

@@ -7,6 +7,7 @@
 export { createProvider, type Provider, type ProviderDeps } from './provider/provider';
 export type { CallOptions, CloneGate } from './provider/calls/context';
 export type { CreateRequest } from './provider/cluster/placement';
+export type { BridgeKind, NodeBridge } from './provider/operations/bridges';
 export type { Instance } from './provider/operations/get';
 export type { ListedInstance } from './provider/operations/list';
 export {

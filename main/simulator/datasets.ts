@@ -22,6 +22,9 @@ const bridges = [
   { iface: 'vmbr1', vlanAware: false },
 ];
 
+/** The demo's SDN vnet (issue 24): a VLAN zone `lab` on every demo node, so Create lists a vnet beside the bridges. */
+const demoVnets = [{ vnet: 'egress2', zone: 'lab', vlanAware: false, alias: 'VPN uplink' }];
+
 const META = 'creation-qemu=11.0.3,ctime=1790145676';
 
 /**
@@ -156,7 +159,15 @@ function demoNode(node: string, vms: VmDefinition[], online = true): NodeDefinit
   const seeds = vms
     .filter((v) => typeof v.config.ide2 === 'string' && v.config.ide2.startsWith(SEED_STORAGE))
     .map((v) => `${String(v.config.name)}-seed.iso`);
-  return { node, online, storages: demoStorages(), bridges, vms, isos: { [SEED_STORAGE]: seeds, local: ['debian-13.1.0-amd64-netinst.iso'] } };
+  return {
+    node,
+    online,
+    storages: demoStorages(),
+    bridges,
+    vnets: demoVnets,
+    vms,
+    isos: { [SEED_STORAGE]: seeds, local: ['debian-13.1.0-amd64-netinst.iso'] },
+  };
 }
 
 /**

@@ -3,7 +3,7 @@
  * guest. Routes read and change it; tests inspect and change it directly
  * (add a VM, set one paused, take a node down).
  */
-import type { BridgeDefinition, ClusterDefinition, StorageDefinition, VmDefinition, VmPowerState } from './types';
+import type { BridgeDefinition, ClusterDefinition, StorageDefinition, VmDefinition, VmPowerState, VnetDefinition } from './types';
 import type { SimClock } from './clock';
 
 export interface SimVm {
@@ -49,6 +49,7 @@ export interface SimNode {
   online: boolean;
   storages: Map<string, StorageDefinition>;
   bridges: BridgeDefinition[];
+  vnets: VnetDefinition[];
   /** storage id → file name → file. */
   isos: Map<string, Map<string, SimIso>>;
 }
@@ -81,7 +82,7 @@ export class ClusterState {
         if (s.shared && !sharedIsos.has(s.storage)) sharedIsos.set(s.storage, new Map());
         isos.set(s.storage, s.shared ? sharedIsos.get(s.storage)! : new Map());
       }
-      const node: SimNode = { node: n.node, online: n.online ?? true, storages, bridges: n.bridges, isos };
+      const node: SimNode = { node: n.node, online: n.online ?? true, storages, bridges: n.bridges, vnets: n.vnets ?? [], isos };
       this.nodes.set(n.node, node);
       for (const [storage, files] of Object.entries(n.isos ?? {}))
         for (const f of files) this.putIso(n.node, storage, f, new Uint8Array(45056));

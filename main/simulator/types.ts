@@ -45,6 +45,18 @@ export interface BridgeDefinition {
   iface: string;
   vlanAware: boolean;
   cidr?: string;
+  /** An Open vSwitch bridge (`type: OVSBridge`) instead of a Linux bridge. */
+  ovs?: boolean;
+  comments?: string;
+}
+
+/** An SDN vnet local to a node (its zone includes the node): pve-network src/PVE/Network/SDN.pm get_local_vnets. */
+export interface VnetDefinition {
+  vnet: string;
+  zone: string;
+  vlanAware?: boolean;
+  /** The vnet's alias, listed as `comments`. */
+  alias?: string;
 }
 
 export interface VmDefinition {
@@ -79,6 +91,8 @@ export interface NodeDefinition {
   online?: boolean;
   storages: StorageDefinition[];
   bridges: BridgeDefinition[];
+  /** SDN vnets on this node (issue 24); none by default. */
+  vnets?: VnetDefinition[];
   vms: VmDefinition[];
   /** ISO files present at start: storage id to file names. */
   isos?: Record<string, string[]>;

@@ -77,6 +77,12 @@ export interface VersionProfile {
   rrdFormat: 'pve2' | 'pve-9.0';
   /** The migrate precondition's keys beyond 7.4's (issue 25). */
   migratePreconditionExtras: readonly ('mapped-resources' | 'mapped-resource-info' | 'has-dbus-vmstate')[];
+  /**
+   * `GET /nodes/{node}/network` lists a bridge only to a token with SDN.Audit or SDN.Use on
+   * /sdn/zones/localnetwork/<bridge> (pve-manager d2894179, 2023-06-06, "api2: network: check permissions for local
+   * bridges": 8.0 on). 7.4 lists every bridge to anyone.
+   */
+  bridgeAcl: boolean;
 }
 
 const row = (
@@ -94,6 +100,7 @@ const row = (
     | 'importDiskImages'
     | 'rrdFormat'
     | 'migratePreconditionExtras'
+    | 'bridgeAcl'
   >,
 ): VersionProfile => ({ release, version: { release, version, repoid }, pveversion: `pve-manager/${version}/${repoid}`, ...since });
 
@@ -108,6 +115,7 @@ export const VERSION_PROFILES: Record<PveVersion, VersionProfile> = {
     importDiskImages: false,
     rrdFormat: 'pve2',
     migratePreconditionExtras: [],
+    bridgeAcl: false,
   }),
   '8.4': row('8.4', '8.4.21', '2606ac850d46da29', {
     resizeIsTask: true,
@@ -119,6 +127,7 @@ export const VERSION_PROFILES: Record<PveVersion, VersionProfile> = {
     importDiskImages: true,
     rrdFormat: 'pve2',
     migratePreconditionExtras: ['mapped-resources', 'mapped-resource-info'],
+    bridgeAcl: true,
   }),
   '9.2': row('9.2', '9.2.20', '49318c671b82f31e', {
     resizeIsTask: true,
@@ -130,6 +139,7 @@ export const VERSION_PROFILES: Record<PveVersion, VersionProfile> = {
     importDiskImages: true,
     rrdFormat: 'pve-9.0',
     migratePreconditionExtras: ['mapped-resources', 'mapped-resource-info', 'has-dbus-vmstate'],
+    bridgeAcl: true,
   }),
 };
 

@@ -68,6 +68,10 @@ export const CheckHistory = z
     idleReason: z.string().optional(),
     endpoint: CheckEndpoint,
     intervalMinutes: z.number().int(),
+    /** Issue 24: the expected exit (addresses and CIDRs), once typed or confirmed. */
+    expectedExit: z.array(z.string()).optional(),
+    /** The first good check's address, proposed as the expected exit until confirmed. */
+    learnedExit: z.string().optional(),
   })
   .strict();
 export type CheckHistory = z.infer<typeof CheckHistory>;
@@ -81,6 +85,22 @@ export const checksChannels = defineChannels({
   'checks.setProxyEnabled': {
     input: z.object({ clusterId, vmid, enabled: z.boolean() }).strict(),
     output: z.object({ enabled: z.boolean() }).strict(),
+  },
+  /**
+   * Issue 24: one proxy's expected exit: `expected` typed (an address, a CIDR or several, separated by commas; anything
+   * else is invalid input in words), `confirmLearned` takes the first good check's address, `clear` removes it.
+   */
+  'checks.setExpectedExit': {
+    input: z
+      .object({
+        clusterId,
+        vmid,
+        expected: boundedText(2000).optional(),
+        confirmLearned: z.literal(true).optional(),
+        clear: z.literal(true).optional(),
+      })
+      .strict(),
+    output: z.object({ expectedExit: z.array(z.string()).optional(), learnedExit: z.string().optional() }).strict(),
   },
 });
 

@@ -4,6 +4,7 @@
  * Long because the IPC contract declares every task channel, event and input schema here, in the one place a
  * channel is declared, and the inputs are the schemas main checks each request with.
  */
+import { ProxyNetwork } from '../domain/proxy-network';
 import { z } from 'zod';
 import { AppErrorValue } from '../errors';
 import { boundedText, defineChannels, defineEvents, noInput } from '../define';
@@ -170,6 +171,8 @@ export const CreateProxiesInput = z
     name: ProxyName.optional(),
     count: z.number().int().min(1).max(50),
     cloudInit: boundedText(USER_DATA_MAX_CHARS),
+    /** Issue 24: the proxies' bridge and VLAN over the profile's, and a static address (shared/domain/proxy-network.ts). */
+    network: ProxyNetwork.optional(),
   })
   .strict();
 export type CreateProxiesInput = z.infer<typeof CreateProxiesInput>;
@@ -235,12 +238,14 @@ export const ReconfigureInput = z
     machineType: boundedText(128).min(1).optional(),
     diskGiB: z.number().int().min(1).max(65_536).optional(),
     cloudInit: cloudInitText.optional(),
+    /** Issue 24: another bridge or VLAN tag for net0 (a null tag takes it off); absent keeps net0 as it is. */
+    network: ProxyNetwork.pick({ bridge: true, vlanTag: true }).optional(),
     reboot: z.boolean().optional(),
     acknowledgeOperatorWarning,
   })
   .strict()
-  .refine((r) => r.machineType !== undefined || r.diskGiB !== undefined || r.cloudInit !== undefined, {
-    message: 'change at least one of the machine type, the disk size or the user-data',
+  .refine((r) => r.machineType !== undefined || r.diskGiB !== undefined || r.cloudInit !== undefined || r.network !== undefined, {
+    message: 'change at least one of the machine type, the disk size, the user-data or the network',
   });
 export type ReconfigureInput = z.infer<typeof ReconfigureInput>;
 

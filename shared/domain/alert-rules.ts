@@ -10,6 +10,8 @@ export const AlertRuleId = z.enum([
   'proxy-not-running',
   'egress-failing',
   'egress-address-changed',
+  'egress-outside-expected',
+  'egress-exit-shared',
   'node-unreachable',
   'seed-storage-low',
   'template-unsuitable',
@@ -27,7 +29,9 @@ const whole = (what: string, min: number, max: number) =>
 export const AlertRuleSettings = z
   .object({
     /** Rules switched off: they raise nothing, and their open alerts resolve at the next evaluation. */
-    disabled: z.array(AlertRuleId).max(6),
+    disabled: z.array(AlertRuleId).max(8),
+    /** Issue 24: tags whose proxies must each leave from their own address (a pool of distinct exits). */
+    distinctExitTags: z.array(z.string().max(64)).max(32),
     /** How long a proxy that should run may be stopped before the alert (a quick restart by hand is no alert). */
     proxyNotRunningSeconds: whole('The time a proxy may be stopped', 0, 86_400),
     /** Failed egress checks in a row before the alert. */
@@ -107,6 +111,18 @@ export const alertRuleCatalogue: readonly {
     about: 'vm',
     title: 'Egress address changed',
     explains: 'A successful check saw another egress address than the previous successful one.',
+  },
+  {
+    id: 'egress-outside-expected',
+    about: 'vm',
+    title: 'Egress outside the expected',
+    explains: "A successful check saw an egress address outside the proxy's expected exit (an address, a CIDR or a set).",
+  },
+  {
+    id: 'egress-exit-shared',
+    about: 'vm',
+    title: 'Distinct exits shared',
+    explains: 'Two proxies of a tag marked as a pool of distinct exits were last seen leaving from one address.',
   },
   {
     id: 'node-unreachable',

@@ -10,6 +10,7 @@ import { defaultBudgets, type Budgets } from './rules/budgets';
 import { check, type NodeCheck } from './operations/check';
 import type { CallOptions, CloneGate, CoreContext, SeedBuilder } from './calls/context';
 import { create } from './operations/create';
+import { nodeBridges, type NodeBridge } from './operations/bridges';
 import { deleteVm } from './operations/delete';
 import { get, type Instance } from './operations/get';
 import { KeyedLock } from './calls/keyed-lock';
@@ -67,6 +68,8 @@ export interface Provider {
    * Resumable: rerun with the same request.
    */
   recreate(oldId: string, request: CreateRequest, options?: RecreateOptions): Promise<RecreateResult>;
+  /** Issue 24 (bridges.ts): the bridges, OVS bridges and SDN vnets a proxy can join on `node`, as the token sees them. */
+  bridges(node: string, options?: CallOptions): Promise<NodeBridge[]>;
   /** Issue 16 (console.ts): the Proxmox web UI console URLs for the VM (reads only). */
   console(id: string, options?: CallOptions): Promise<VmConsole>;
   /** Issue 23 (notes.ts): the VM's notes below the marks and its tags, read now. */
@@ -106,6 +109,7 @@ export function createProvider(profile: ProfileInput, deps: ProviderDeps): Provi
     migrate: (id, target, options) => migrate(ctx, id, target, options),
     reconfigure: (id, change, options) => reconfigure(ctx, id, change, options),
     recreate: (oldId, request, options) => recreate(ctx, oldId, request, options),
+    bridges: (node, options) => nodeBridges(ctx, node, options?.signal),
     console: (id, options) => consoleOf(ctx, id, options),
     notes: (id, options) => notesOf(ctx, id, options),
     setNotes: (id, change, options) => setNotes(ctx, id, change, options),

@@ -314,6 +314,8 @@ export const NetworkInterfaceSchema = z.object({
   active: pveBoolean.optional(),
   autostart: pveBoolean.optional(),
   bridge_vlan_aware: pveBoolean.optional(),
+  /** An SDN vnet's (type `vnet`, pve-network SDN.pm get_local_vnets). */
+  vlanaware: pveBoolean.optional(),
   bridge_ports: z.string().optional(),
   'bridge-vids': z.string().optional(),
   cidr: z.string().optional(),

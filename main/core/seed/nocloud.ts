@@ -1,7 +1,8 @@
 /**
  * The cloud-init NoCloud seed a proxy VM boots with (spec entry 5): an ISO
  * 9660 image labelled `cidata` holding `user-data` (the request's
- * cloud-init, byte for byte, never parsed), `meta-data` and `vendor-data`.
+ * cloud-init, byte for byte, never parsed), `meta-data` and `vendor-data`,
+ * and `network-config` for a static address (issue 24, network-config.ts).
  * Nothing here logs or quotes the cloud-init text: error messages name the
  * problem only.
  */
@@ -28,6 +29,11 @@ export interface SeedRequest {
   installGuestAgent: boolean;
   /** Timestamp of every date in the image; fixed for reproducible output. Defaults to the current time. */
   now?: Date;
+  /**
+   * Issue 24: NoCloud's `network-config` (version 2, network-config.ts), for a static address; absent, the seed has no
+   * such file and the guest takes DHCP as before.
+   */
+  networkConfig?: string;
 }
 
 const encoder = new TextEncoder();
@@ -66,6 +72,7 @@ export function buildSeedIso(request: SeedRequest): Uint8Array {
       { name: 'meta-data', bytes: encoder.encode(metaData(name, request.instanceId)) },
       // Always present, even empty, so cloud-init does not look for vendor-data elsewhere.
       { name: 'vendor-data', bytes: encoder.encode(vendorData) },
+      ...(request.networkConfig === undefined ? [] : [{ name: 'network-config', bytes: encoder.encode(request.networkConfig) }]),
     ],
     { volumeId: SEED_LABEL, now: request.now ?? new Date(), applicationId: 'EGRESS DESK' },
   );

@@ -24,6 +24,8 @@ export interface CheckedProxy {
   /** Absent while a clone is still running. */
   name?: string;
   node: string;
+  /** The VM's Proxmox tags (issue 24: a tag can mark a pool of distinct exits). */
+  tags?: readonly string[];
 }
 
 export const vmTarget = (vmid: number) => `vm:${vmid}`;

@@ -30,6 +30,7 @@ import type { Notifier } from '../../ports/notifier';
 import { ClusterRules } from './cluster-rules';
 import { createAlertDelivery, type AlertDelivery } from './delivery';
 import { AlertEngine } from './engine';
+import { ExitRules, noExitPrefs, type ExitPrefs } from './exit-rules';
 import { ProxyRules, type CheckedProxy } from './proxy-rules';
 import { createWebhookAgent, type SendPolicy } from './webhook-sender';
 import { TemplateRules } from './template-rules';
@@ -64,6 +65,8 @@ export interface AlertServiceOptions {
   tickMs?: number;
   /** One more check of a proxy soon after a failure short of the threshold (the checks service's checkSoon). */
   confirmFailure?: (clusterId: string, vmid: number) => void;
+  /** Issue 24: each proxy's expected exit and the proposal a good check leaves (the checks service's exitPrefs). */
+  exitPrefs?: ExitPrefs;
   /** Webhook timeouts and retries; tests shorten the backoff. */
   sendPolicy?: SendPolicy;
   /** How often each cluster's catalogue templates are read and judged; default 10 min (template-watch.ts). */
@@ -147,6 +150,12 @@ export function createAlertService(options: AlertServiceOptions): AlertService {
       .filter((c) => c.ok && c.egressAddress)
       .at(-1);
   const proxies = new ProxyRules(engine, thresholds, lastGoodBefore, options.confirmFailure);
+  const exits = new ExitRules(
+    engine,
+    thresholds,
+    options.exitPrefs ?? noExitPrefs,
+    () => options.settings().alertRules?.distinctExitTags ?? [],
+  );
   const cluster = new ClusterRules(engine, thresholds, clusterName);
   const templates = createTemplateWatch({
     directory: options.directory,
@@ -161,7 +170,10 @@ export function createAlertService(options: AlertServiceOptions): AlertService {
 
   function onDelta(delta: InventoryDelta): void {
     for (const row of [...delta.added, ...delta.changed]) proxies.observeVm(row);
-    for (const vmid of delta.removed) proxies.removed(delta.clusterId, vmid);
+    for (const vmid of delta.removed) {
+      proxies.removed(delta.clusterId, vmid);
+      exits.removed(delta.clusterId, vmid);
+    }
     const seed = seedStorageOf(delta.clusterId);
     if (delta.nodes && seed) cluster.observeNodes(delta.clusterId, delta.nodes, seed);
   }
@@ -184,9 +196,11 @@ export function createAlertService(options: AlertServiceOptions): AlertService {
       vmid: record.vmid,
       node: row?.node ?? '',
       ...(row?.name ? { name: row.name } : {}),
+      ...(row?.tags ? { tags: row.tags } : {}),
     };
     try {
       proxies.observeCheck(record, proxy);
+      exits.observeCheck(record, proxy);
     } catch (err) {
       log.warn('alert evaluation of a check failed', { error: (err as Error).message });
     }

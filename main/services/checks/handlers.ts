@@ -9,6 +9,7 @@ export function checksHandlers(checks: CheckService): AreaHandlers<typeof checks
     'checks.latest': ({ clusterId }) => checks.latest(clusterId),
     'checks.history': (input) => checks.history(input),
     'checks.setProxyEnabled': ({ clusterId, vmid, enabled }) => checks.setProxyEnabled(clusterId, vmid, enabled),
+    'checks.setExpectedExit': (input) => checks.setExpectedExit(input),
   };
 }
 

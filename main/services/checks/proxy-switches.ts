@@ -18,7 +18,16 @@ import { readPrivateJson, writePrivateJson } from '../../files/private-json-file
 
 export const CHECKS_FILE = 'checks.json';
 
-const ProxyPrefs = z.object({ off: z.boolean().optional(), endpoint: CheckEndpoint.optional() }).strict();
+const ProxyPrefs = z
+  .object({
+    off: z.boolean().optional(),
+    endpoint: CheckEndpoint.optional(),
+    /** Issue 24: the expected exit the user typed or confirmed (addresses and CIDRs, shared/domain/expected-exit.ts). */
+    expectedExit: z.array(z.string().max(64)).max(32).optional(),
+    /** The first good check's address, proposed as the expected exit until the user confirms it. */
+    learnedExit: z.string().max(64).optional(),
+  })
+  .strict();
 type ProxyPrefs = z.infer<typeof ProxyPrefs>;
 const SwitchesFile = z.object({ version: z.literal(1), proxies: z.record(z.string(), ProxyPrefs) }).strict();
 
@@ -59,6 +68,30 @@ export class ProxySwitches {
     this.update(proxyKey(clusterId, vmid), (p) => ({ ...p, endpoint }));
   }
 
+  /** Issue 24: the proxy's expected exit, once typed or confirmed. */
+  expectedExit(clusterId: string, vmid: number): readonly string[] | undefined {
+    return this.proxies.get(proxyKey(clusterId, vmid))?.expectedExit;
+  }
+
+  learnedExit(clusterId: string, vmid: number): string | undefined {
+    return this.proxies.get(proxyKey(clusterId, vmid))?.learnedExit;
+  }
+
+  /** A good check's address, kept as the proposal while the proxy has no expected exit and no proposal yet. */
+  learnExit(clusterId: string, vmid: number, address: string): void {
+    const p = this.proxies.get(proxyKey(clusterId, vmid));
+    if (p?.expectedExit || p?.learnedExit) return;
+    this.update(proxyKey(clusterId, vmid), (q) => ({ ...q, learnedExit: address }));
+  }
+
+  /** Sets (or, with undefined, clears) the expected exit; the proposal goes either way (a cleared one learns again). */
+  setExpectedExit(clusterId: string, vmid: number, entries: readonly string[] | undefined): void {
+    this.update(proxyKey(clusterId, vmid), (p) => {
+      const { learnedExit: _, expectedExit: _old, ...rest } = p;
+      return entries ? { ...rest, expectedExit: [...entries] } : rest;
+    });
+  }
+
   /** A deleted VM's switch must not carry over to a new VM that gets its VMID. */
   forget(clusterId: string, vmids?: readonly number[]): void {
     const keys = vmids ? vmids.map((v) => proxyKey(clusterId, v)) : [...this.proxies.keys()].filter((k) => k.startsWith(`${clusterId}/`));
@@ -70,7 +103,7 @@ export class ProxySwitches {
   private update(key: string, change: (p: ProxyPrefs) => ProxyPrefs): void {
     const next = change(this.proxies.get(key) ?? {});
     if (next.off === undefined) delete next.off;
-    if (next.off === undefined && next.endpoint === undefined) this.proxies.delete(key);
+    if (Object.values(next).every((v) => v === undefined)) this.proxies.delete(key);
     else this.proxies.set(key, next);
     this.save();
   }

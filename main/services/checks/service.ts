@@ -10,6 +10,8 @@
  */
 import type { CheckEndpoint, CheckHistory, LatestChecks, ProxyCheckSummary } from '../../../shared/channels/checks';
 import { TREND_POINTS } from '../../../shared/channels/checks';
+import { parseExpectedExit } from '../../../shared/domain/expected-exit';
+import { AppError } from '../../errors/app-error';
 import type { VmRow } from '../../../shared/channels/inventory';
 import type { ProxyCheckResult, ProxyTestInput } from '../../../shared/channels/proxy-check';
 import type { AppSettings } from '../../../shared/domain/profile';
@@ -55,8 +57,23 @@ export interface CheckService {
   checkSoon(clusterId: string, vmid: number, delayMs: number): void;
   /** The protocol and port the checks use for the proxy (a Test's, else the hint, else Squid's); the exports name the same. */
   endpointOf(clusterId: string, vmid: number): CheckEndpoint;
+  /** Issue 24: each proxy's expected exit, and the proposal a good check leaves (the alerts' exit rules read it). */
+  exitPrefs: {
+    expected(clusterId: string, vmid: number): readonly string[] | undefined;
+    learn(clusterId: string, vmid: number, address: string): void;
+  };
+  /** `checks.setExpectedExit`: typed (refused in words unless addresses or CIDRs), the proposal confirmed, or cleared. */
+  setExpectedExit(input: SetExpectedExitInput): { expectedExit?: string[]; learnedExit?: string };
   /** For tests. */
   readonly schedule: CheckSchedule;
+}
+
+export interface SetExpectedExitInput {
+  clusterId: string;
+  vmid: number;
+  expected?: string | undefined;
+  confirmLearned?: true | undefined;
+  clear?: true | undefined;
 }
 
 /** Why a proxy is not on the schedule now, or undefined when it is. */
@@ -76,6 +93,11 @@ export function createCheckService(options: CheckServiceOptions): CheckService {
   const timers = options.timers ?? realTimers;
   const power = options.power ?? steadyPower;
   const switches = new ProxySwitches({ dataDir: options.dataDir, logger: log });
+  const exitOf = (clusterId: string, vmid: number) => {
+    const expectedExit = switches.expectedExit(clusterId, vmid);
+    const learnedExit = switches.learnedExit(clusterId, vmid);
+    return { ...(expectedExit ? { expectedExit: [...expectedExit] } : {}), ...(learnedExit ? { learnedExit } : {}) };
+  };
   let settings = checkSettingsOf(options.settings());
 
   const runner = new CheckRunner({
@@ -175,7 +197,38 @@ export function createCheckService(options: CheckServiceOptions): CheckService {
         ...(reason ? { idleReason: reason } : {}),
         endpoint: runner.endpointOf(clusterId, vmid),
         intervalMinutes: settings.intervalMs / 60_000,
+        ...exitOf(clusterId, vmid),
       };
+    },
+    exitPrefs: {
+      expected: (clusterId, vmid) => switches.expectedExit(clusterId, vmid),
+      learn: (clusterId, vmid, address) => switches.learnExit(clusterId, vmid, address),
+    },
+    setExpectedExit({ clusterId, vmid, expected, confirmLearned, clear }) {
+      if (clear) switches.setExpectedExit(clusterId, vmid, undefined);
+      else if (confirmLearned) {
+        const learned = switches.learnedExit(clusterId, vmid);
+        if (!learned)
+          throw new AppError(
+            'invalid-input',
+            'No check has seen this proxy’s exit yet, so there is nothing to confirm.',
+            'Run Test, or type the expected exit.',
+            'expected',
+          );
+        switches.setExpectedExit(clusterId, vmid, [learned]);
+      } else {
+        const parsed = parseExpectedExit(expected ?? '');
+        if (!parsed.ok)
+          throw new AppError(
+            'invalid-input',
+            `${parsed.problem} The expected exit was not changed.`,
+            'Correct the expected exit and save again.',
+            'expected',
+          );
+        switches.setExpectedExit(clusterId, vmid, parsed.entries);
+      }
+      log.info('proxy expected exit', { cluster: clusterId, vmid, set: switches.expectedExit(clusterId, vmid) !== undefined });
+      return exitOf(clusterId, vmid);
     },
     checkSoon: (clusterId, vmid, delayMs) => schedule.checkSoon(proxyKey(clusterId, vmid), delayMs),
     setProxyEnabled(clusterId, vmid, enabled) {

@@ -43,7 +43,14 @@ export interface NodeHealthRecord {
 
 /** The alert rules a home lab wants; each has a user-settable threshold. */
 export type AlertRuleId =
-  'proxy-not-running' | 'egress-failing' | 'egress-address-changed' | 'node-unreachable' | 'seed-storage-low' | 'template-unsuitable';
+  | 'proxy-not-running'
+  | 'egress-failing'
+  | 'egress-address-changed'
+  | 'egress-outside-expected'
+  | 'egress-exit-shared'
+  | 'node-unreachable'
+  | 'seed-storage-low'
+  | 'template-unsuitable';
 
 /** A raised alert; resolved when its condition clears. One open alert per rule and target. */
 export interface AlertRecord {

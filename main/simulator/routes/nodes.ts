@@ -1,12 +1,12 @@
-/** Per-node reads: status (the reconstructed pv1-1 answer), network, the task status and log of any task; and stopping a task. */
+/** Per-node reads: status (the reconstructed pv1-1 answer), network (network.ts), the task status and log of any task; and stopping a task. */
 import { fixtureJson } from '../../../fixtures';
 import { WholeBody, type Route, type RouteRequest } from '../context';
 import { textError } from '../errors';
 import { optBool, optInt, str } from '../params';
 import { nodeStatusFor } from '../versions';
+import { networkListing } from './network';
 
 const node = str;
-const BRIDGE_TYPES = new Set(['bridge', 'any_bridge', 'any_local_bridge']);
 
 /** Task reads need Sys.Audit on the node unless the token owns the task (schema `permissions`). */
 function taskOf(req: RouteRequest) {
@@ -51,36 +51,7 @@ export const nodeRoutes: Route[] = [
         ],
       },
     },
-    handle: ({ sim, path, params }) => {
-      const n = sim.state.node(path.node!)!;
-      const bridges = n.bridges.map((b, i) => ({
-        iface: b.iface,
-        type: 'bridge',
-        active: 1,
-        autostart: 1,
-        bridge_ports: `eno${i + 1}`,
-        bridge_stp: 'off',
-        bridge_fd: '0',
-        ...(b.vlanAware ? { bridge_vlan_aware: 1, bridge_vids: '2-4094' } : {}),
-        ...(b.cidr
-          ? { cidr: b.cidr, address: b.cidr.split('/')[0], netmask: b.cidr.split('/')[1], method: 'static' }
-          : { method: 'manual' }),
-        families: ['inet'],
-        priority: i + 3,
-      }));
-      if (params.type && BRIDGE_TYPES.has(params.type)) return bridges;
-      const eths = n.bridges.map((_, i) => ({
-        iface: `eno${i + 1}`,
-        type: 'eth',
-        active: 1,
-        method: 'manual',
-        families: ['inet'],
-        priority: i + 1,
-      }));
-      if (params.type === 'eth') return eths;
-      if (params.type) return [];
-      return [...eths, ...bridges];
-    },
+    handle: ({ sim, path, params, tokenId }) => networkListing(sim, path.node!, params.type, tokenId),
   },
   {
     method: 'GET',

@@ -36,6 +36,12 @@ export interface ChecksState {
   applyResult(entry: CheckEntry): void;
   loadHistory(clusterId: string, vmid: number): Promise<void>;
   setEnabled(clusterId: string, vmid: number, enabled: boolean): Promise<AppErrorValue | undefined>;
+  /** Issue 24: the proxy's expected exit typed, the learned one confirmed, or cleared; main's refusal when it refuses. */
+  setExpectedExit(
+    clusterId: string,
+    vmid: number,
+    change: { expected: string } | { confirmLearned: true } | { clear: true },
+  ): Promise<AppErrorValue | undefined>;
 }
 
 export const useChecks = create<ChecksState>((set, get) => ({
@@ -116,6 +122,16 @@ export const useChecks = create<ChecksState>((set, get) => ({
     const api = get().api;
     const input = { clusterId, vmid, enabled };
     const answer = api ? await api.request['checks.setProxyEnabled'](input) : await notAttached<{ enabled: boolean }>();
+    if (!answer.ok) return answer.error;
+    await get().loadHistory(clusterId, vmid);
+    return undefined;
+  },
+
+  async setExpectedExit(clusterId, vmid, change) {
+    const api = get().api;
+    const answer = api
+      ? await api.request['checks.setExpectedExit']({ clusterId, vmid, ...change })
+      : await notAttached<{ expectedExit?: string[] }>();
     if (!answer.ok) return answer.error;
     await get().loadHistory(clusterId, vmid);
     return undefined;

@@ -35,6 +35,7 @@ const reads: ReadonlySet<string> = new Set<ChannelName>([
   'alerts.rules',
   'alerts.targets',
   'console.links',
+  'network.bridges',
   'vm.notes',
   'vm.taskHistory',
   'vm.taskLog',

@@ -162,6 +162,20 @@ describe('the alert rules in Settings', () => {
       { settings: { alertRules: { egressFailingChecks: 3, disabled: ['egress-address-changed'] } } },
     ]);
   });
+
+  it('issue 24: keeps the tags of distinct-exit pools, refusing one that is no Proxmox tag in words', async () => {
+    render(<AlertRulesSection />);
+    const pools = screen.getByLabelText('Pools of distinct exits (tags)');
+    fireEvent.change(pools, { target: { value: 'vpn pool!' } });
+    await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Save rules' })));
+    expect(screen.getByText(/"pool!" is not a Proxmox tag/)).toBeTruthy();
+    expect(stub.calls.filter(([c]) => c === 'settings.set')).toEqual([]);
+    fireEvent.change(pools, { target: { value: 'vpn-pool, exits' } });
+    await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Save rules' })));
+    expect(stub.calls.filter(([c]) => c === 'settings.set').map(([, i]) => i)).toEqual([
+      { settings: { alertRules: { distinctExitTags: ['vpn-pool', 'exits'] } } },
+    ]);
+  });
 });
 
 describe('the webhooks in Settings', () => {

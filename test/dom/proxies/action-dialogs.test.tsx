@@ -138,6 +138,31 @@ describe('Reconfigure', () => {
     ]);
   });
 
+  it('issue 24: moves the proxy to a bridge its node has and a VLAN, refusing a tag outside 1–4094 first', async () => {
+    stub.answer('network.bridges', (input) => ({
+      ok: true,
+      value: {
+        node: (input as { node: string }).node,
+        bridges: [{ name: 'vmbr1', kind: 'bridge', vlanAware: true, active: true }],
+        notes: [],
+      },
+    }));
+    show([vm(101)]);
+    const dialog = openAction('proxy-101', 'Reconfigure…');
+    await act(async () => fireEvent.click(within(dialog).getByRole('checkbox', { name: /Move to another bridge or VLAN/ })));
+    const vlan = within(dialog).getByRole('textbox', { name: 'VLAN tag' });
+    fireEvent.change(vlan, { target: { value: '0' } });
+    expect(within(dialog).getByText(/outside 1–4094/)).toBeTruthy();
+    await act(async () => fireEvent.click(within(dialog).getByRole('button', { name: 'Reconfigure proxy-101' })));
+    expect(sent('tasks.reconfigure')).toEqual([]);
+    fireEvent.change(vlan, { target: { value: '40' } });
+    fireEvent.change(within(dialog).getByRole('combobox', { name: 'Bridge' }), { target: { value: 'vmbr1' } });
+    await act(async () => fireEvent.click(within(dialog).getByRole('button', { name: 'Reconfigure proxy-101' })));
+    expect(sent('tasks.reconfigure')).toEqual([
+      { clusterId: 'demo', targets: [{ vmid: 101, name: 'proxy-101' }], network: { bridge: 'vmbr1', vlanTag: 40 }, reboot: true },
+    ]);
+  });
+
   it('issue 22: refuses user-data by the one rule main applies too (shared/domain/user-data): no header, broken YAML; nothing sent', async () => {
     show([vm(101)]);
     const dialog = openAction('proxy-101', 'Reconfigure…');

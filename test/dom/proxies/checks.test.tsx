@@ -92,6 +92,33 @@ describe("the drawer's scheduled checks", () => {
     expect(within(section()).getByText(/Not checked now: Scheduled checks are off for this proxy/)).toBeTruthy();
   });
 
+  it('issue 24: confirms the learned exit, refuses a typed one that is no address or CIDR in words, and saves a CIDR', async () => {
+    let value = history({ learnedExit: '203.0.113.5' });
+    stub.answer('checks.history', () => ({ ok: true, value }));
+    stub.answer('checks.setExpectedExit', (input) => {
+      const i = input as { expected?: string; confirmLearned?: true };
+      value = history({ expectedExit: i.confirmLearned ? ['203.0.113.5'] : (i.expected ?? '').split(/[\s,]+/) });
+      return { ok: true, value: { expectedExit: value.expectedExit } };
+    });
+    await act(async () => render(<ProxyDrawer row={rowOf(vm(101))} onClose={() => undefined} />));
+    await act(async () => fireEvent.click(within(section()).getByRole('button', { name: 'Expect 203.0.113.5' })));
+    expect(stub.calls.find(([c]) => c === 'checks.setExpectedExit')?.[1]).toEqual({ clusterId: 'demo', vmid: 101, confirmLearned: true });
+    expect(within(section()).getByText('203.0.113.5')).toBeTruthy();
+    const field = within(section()).getByRole('textbox', { name: 'Set the expected exit' });
+    fireEvent.change(field, { target: { value: 'vpn.example' } });
+    expect(within(section()).getByText(/"vpn.example" is not an IPv4 or IPv6 address or CIDR/)).toBeTruthy();
+    await act(async () => fireEvent.click(within(section()).getByRole('button', { name: 'Save' })));
+    expect(stub.calls.filter(([c]) => c === 'checks.setExpectedExit')).toHaveLength(1);
+    fireEvent.change(field, { target: { value: '203.0.113.0/28' } });
+    await act(async () => fireEvent.click(within(section()).getByRole('button', { name: 'Save' })));
+    expect(stub.calls.filter(([c]) => c === 'checks.setExpectedExit').at(-1)?.[1]).toEqual({
+      clusterId: 'demo',
+      vmid: 101,
+      expected: '203.0.113.0/28',
+    });
+    expect(within(section()).getByText('203.0.113.0/28')).toBeTruthy();
+  });
+
   it('adds a result that arrives while the drawer is open', async () => {
     stub.answer('checks.history', () => ({ ok: true, value: history() }));
     await act(async () => render(<ProxyDrawer row={rowOf(vm(101))} onClose={() => undefined} />));

@@ -56,6 +56,7 @@ describe.skipIf(skipReason !== undefined)('the official API schema', () => {
       ['GET', '/access/permissions', { query: { path: '/' } }],
       ['GET', '/nodes/pv1-1/status'],
       ['GET', '/nodes/pv1-1/network', { query: { type: 'bridge' } }],
+      ['GET', '/nodes/pv1-1/network', { query: { type: 'any_bridge' } }],
       ['GET', `/nodes/pv1-1/tasks/${encodeURIComponent(upid)}/status`],
       ['GET', `/nodes/pv1-1/tasks/${encodeURIComponent(upid)}/log`, { query: { start: 0, limit: 50 } }],
       ['GET', '/nodes/pv1-1/tasks', { query: { source: 'all', since: 0, limit: 500, userfilter: 'root@pam' } }],

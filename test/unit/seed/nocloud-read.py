@@ -40,6 +40,8 @@ def read(folder):
             "metadata": {k: source.metadata.get(k) for k in ("instance-id", "local-hostname")},
             "instanceId": source.get_instance_id(),
             "hostname": source.get_hostname().hostname,
+            # NoCloud's network-config as cloud-init parsed it (None without the file), issue 24.
+            "networkConfig": source.network_config,
             "userData": base64.b64encode(source.get_userdata_raw()).decode("ascii"),
             # The parts cloud-init's handlers get (user_data.UserDataProcessor), with the type it settled on.
             "vendorParts": [

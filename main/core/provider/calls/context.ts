@@ -17,6 +17,7 @@ export interface SeedBuilder {
     vendorData?: string;
     installGuestAgent: boolean;
     now?: Date;
+    networkConfig?: string;
   }): Uint8Array;
   seedIsoName(name: string): string;
   seedVolumeId(isoStorage: string, name: string): string;

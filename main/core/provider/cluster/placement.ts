@@ -6,6 +6,7 @@
 import { permanent } from '../rules/errors';
 import { templateVmidFor } from './landing';
 import type { MachineType, Profile } from '../rules/profile';
+import type { ProxyNetwork } from '../../../../shared/domain/proxy-network';
 
 export interface CreateRequest {
   /** The proxy's UID: the VMID is derived from it, and it is written in the mark. */
@@ -14,6 +15,11 @@ export interface CreateRequest {
   placement: { zone?: string; machineType: string; image: string };
   /** The cloud-init user-data, byte for byte. Never logged, never in an error. */
   cloudInit: string;
+  /**
+   * Issue 24: this proxy's bridge and VLAN tag over the profile's (net0), and a static address written into the seed's
+   * `network-config` instead of DHCP. Checked in words by the caller (shared/domain/proxy-network.ts networkProblems).
+   */
+  network?: ProxyNetwork;
 }
 
 export interface Placement {

@@ -12,6 +12,10 @@
  */
 import type { ClusterResource, CoreContext, VmConfig } from '../calls/context';
 import { parseMark } from '../rules/mark';
+import { net0Mac } from '../rules/net0';
+import { permanent } from '../rules/errors';
+import { networkConfig } from '../../seed/network-config';
+import { hasStaticAddress, type ProxyNetwork } from '../../../../shared/domain/proxy-network';
 
 /** What only the caller knows about a proxy's seed. */
 export interface SeedSource {
@@ -23,6 +27,10 @@ export interface SeedSource {
    * first-boot modules after a migrate, and cannot be caught: both ids are the same length in the ISO's sectors.
    */
   instanceId?: string;
+  /** Issue 24: the proxy's network; a static address adds the seed's network-config (core/seed/network-config.ts). */
+  network?: ProxyNetwork | undefined;
+  /** The MAC the network-config names; default the MAC in the config's net0. */
+  mac?: string | undefined;
 }
 
 /** The time every date in a proxy's seed carries: the mark's created-at, so a rebuild gives the same bytes. */
@@ -39,7 +47,21 @@ export function buildProxySeed(ctx: CoreContext, name: string, source: SeedSourc
     ...(ctx.profile.vendorData === undefined ? {} : { vendorData: ctx.profile.vendorData }),
     installGuestAgent: ctx.profile.installGuestAgent,
     now: seedStamp(config) ?? ctx.now(),
+    ...networkConfigOf(source, config),
   });
+}
+
+/** The seed's network-config for a static address, on the NIC with the source's MAC (else net0's). */
+function networkConfigOf(source: SeedSource, config: VmConfig): { networkConfig?: string } {
+  if (!hasStaticAddress(source.network)) return {};
+  const mac = source.mac ?? net0Mac(config.net0);
+  if (!mac)
+    throw permanent(
+      'The proxy has a static address, but its VM has no net0 MAC for the seed’s network-config to name.',
+      'Give the VM a network device (net0).',
+    );
+  const text = networkConfig(source.network, mac);
+  return text === undefined ? {} : { networkConfig: text };
 }
 
 /** A fresh instance-id for new user-data: `<name>-<UTC yyyymmddhhmmss>`, so cloud-init sees a new instance. */

@@ -31,7 +31,8 @@ import { waitUnlocked } from '../calls/tasks';
 import { runTaskStep } from '../calls/task-step';
 import type { Companion } from '../calls/task-watcher';
 import { checkTemplate } from '../cluster/template';
-import { rewritesNet0 } from '../rules/vm-params';
+import { staticMacOf } from '../rules/net0';
+import { effectiveNet, rewritesNet0 } from '../rules/vm-params';
 import { writtenMarksOf } from '../cluster/written-marks';
 import { bootDiskStorage, checkNewDiskRoom } from '../cluster/disk-room';
 
@@ -288,7 +289,7 @@ async function cloneOnto(
   // The clone task ended OK, so its lock is gone and its config final (qemu-server API2/Qemu.pm clone_vm deletes
   // `lock` and writes the config inside the task). What the later steps read of it is the template's, except the
   // MAC clone_vm always renews: read it back only when step 6 rewrites net0 and must keep that MAC.
-  const config = rewritesNet0(ctx.profile)
+  const config = rewritesNet0(effectiveNet(ctx.profile, request.network, staticMacOf(request.uid, request.network)))
     ? await waitUnlocked(ctx, node, vmid, signal)
     : configOfOwnClone(templateConfig, { name: request.name, description, storage });
   report('clone', 'done', at);

@@ -11,7 +11,8 @@ import type { ProgressReporter } from '../calls/progress';
 import { throwIfCancelled } from '../calls/poll';
 import { waitRunning } from '../calls/tasks';
 import { runTaskStep } from '../calls/task-step';
-import { configParams, resizePlan } from '../rules/vm-params';
+import { configParams, effectiveNet, resizePlan } from '../rules/vm-params';
+import { staticMacOf } from '../rules/net0';
 import { uploadSeed } from './seed-beside-clone';
 
 export async function provision(
@@ -26,7 +27,13 @@ export async function provision(
   const { node, vmid } = vm;
   const at = { node, vmid };
   const { isoStorage } = ctx.profile;
-  const params = configParams(ctx.profile, vmid, vm.config, placement.machineType, ctx.seed.seedVolumeId(isoStorage, request.name));
+  const params = configParams(
+    effectiveNet(ctx.profile, request.network, staticMacOf(request.uid, request.network)),
+    vmid,
+    vm.config,
+    placement.machineType,
+    ctx.seed.seedVolumeId(isoStorage, request.name),
+  );
   const resize = resizePlan(vmid, vm.config, placement.machineType.diskGiB);
 
   // Uploaded over any old one on every attempt (a previous one may have been cut off), unless it went up beside

@@ -37,8 +37,14 @@
  * Resumable: a CD-ROM holding the temporary copy means stage-seed is done;
  * every other step is safe to repeat (config writes replace, the resize is
  * skipped once the disk is that large, uploads overwrite).
+ *
+ * Long because it is one operation whose steps share the lookup's reads (the
+ * config, the status), and the pure rules beside them (effectsOf,
+ * checkChange) that its tests call directly.
  */
 import { bootDisk, diskBytes } from '../rules/boot-disk';
+import { rewriteNet0 } from '../rules/net0';
+import type { ProxyNetwork } from '../../../../shared/domain/proxy-network';
 import type { CoreContext, VmConfig } from '../calls/context';
 import { toProviderError } from '../rules/classify';
 import { checkDiskRoom, DISK_ROOM_CODE } from '../cluster/disk-room';
@@ -58,8 +64,17 @@ export interface ReconfigureChange {
   memoryMiB?: number;
   /** Larger than the boot disk's size today. */
   diskGiB?: number;
-  /** New user-data, with the new instance-id its seed carries (seed-source.ts newInstanceId; kept by the caller). */
-  userData?: { text: string; instanceId: string };
+  /**
+   * New user-data, with the new instance-id its seed carries (seed-source.ts newInstanceId; kept by the caller), and the
+   * proxy's network, so a static address's network-config is written into the new seed again (issue 24).
+   */
+  userData?: { text: string; instanceId: string; network?: ProxyNetwork | undefined };
+  /**
+   * Issue 24: another bridge or VLAN tag on net0 (model and MAC kept; a null tag takes it off). With `network` in
+   * `hotplug` (the default) a running VM's NIC moves at once (qemu-server vmconfig_update_net: a changed bridge or
+   * tag is set on the tap device without re-plugging it).
+   */
+  network?: { bridge?: string; vlanTag?: number | null };
 }
 
 export interface ReconfigureOptions extends PowerOptions {
@@ -74,7 +89,7 @@ export interface ReconfigureResult {
   node: string;
   vmid: number;
   /** When each changed field takes effect (what the task's summary says). */
-  effects: { field: 'cores' | 'memory' | 'disk' | 'user-data'; takesEffect: TakesEffect }[];
+  effects: { field: 'cores' | 'memory' | 'disk' | 'user-data' | 'network'; takesEffect: TakesEffect }[];
   /** The VM was rebooted so the changes apply. */
   rebooted: boolean;
   /** The seed's instance-id, when the user-data changed. */
@@ -111,14 +126,29 @@ export function effectsOf(config: VmConfig, change: ReconfigureChange, running: 
   // A stopped VM's disk is grown at once too: it is there when it starts.
   if (change.diskGiB !== undefined) out.push({ field: 'disk', takesEffect: 'now' });
   if (change.userData !== undefined) out.push({ field: 'user-data', takesEffect: 'next-boot' });
+  if (change.network !== undefined)
+    out.push({ field: 'network', takesEffect: running ? (hot.has('network') ? 'now' : 'next-boot') : 'now' });
   return out;
+}
+
+/** net0 with the change's bridge and tag, its model and MAC kept; no net0 is refused before any write. */
+function newNet0(vmid: number, config: VmConfig, network: NonNullable<ReconfigureChange['network']>): string {
+  if (!config.net0)
+    throw invalid(`VM ${vmid} has no net0 to move to another bridge or VLAN`, 'Give the VM a network device first.', 'no-net0');
+  return rewriteNet0(config.net0, network.bridge, network.vlanTag);
 }
 
 /** The refusals a config alone decides, before any request that changes the VM. */
 export function checkChange(vmid: number, config: VmConfig, change: ReconfigureChange): { disk?: string } {
-  if (change.cores === undefined && change.memoryMiB === undefined && change.diskGiB === undefined && change.userData === undefined)
+  if (
+    change.cores === undefined &&
+    change.memoryMiB === undefined &&
+    change.diskGiB === undefined &&
+    change.userData === undefined &&
+    change.network === undefined
+  )
     throw invalid(
-      'nothing to change: give cores, memory, a disk size or user-data',
+      'nothing to change: give cores, memory, a disk size, user-data or a network',
       'Choose what to change.',
       RECONFIGURE_CODES.nothingToChange,
     );
@@ -185,18 +215,25 @@ async function run(
   refuseIfNotTheOne(vmid, config, { name, ...(options.expect ? { uid: options.expect.uid } : {}) }, RECONFIGURE_CODES.notTheOne);
   if (config.lock && config.lock !== LOCK_SUSPENDED) throw lockedError(vmid, config.lock);
   const { disk } = checkChange(vmid, config, change);
+  const net0 = change.network === undefined ? undefined : newNet0(vmid, config, change.network);
   if (disk && change.diskGiB !== undefined) await checkDiskRoom(ctx, { node, vmid }, config, disk, change.diskGiB, signal);
   const seedBytes = change.userData
-    ? buildProxySeed(ctx, name, { userData: change.userData.text, instanceId: change.userData.instanceId }, config)
+    ? buildProxySeed(
+        ctx,
+        name,
+        { userData: change.userData.text, instanceId: change.userData.instanceId, network: change.userData.network },
+        config,
+      )
     : undefined;
   const status = await ctx.api.vmStatus(node, vmid, { signal });
   const running = status.status === 'running' && config.lock !== LOCK_SUSPENDED;
   report('lookup', 'done', { node, vmid });
   const at = { node, vmid };
 
-  const machine: Record<string, number> = {};
+  const machine: Record<string, number | string> = {};
   if (change.cores !== undefined) machine.cores = change.cores;
   if (change.memoryMiB !== undefined) machine.memory = change.memoryMiB;
+  if (net0 !== undefined) machine.net0 = net0;
   if (Object.keys(machine).length > 0) {
     report('configure', 'started', at);
     await ctx.api.setVmConfig(node, vmid, machine, { signal });

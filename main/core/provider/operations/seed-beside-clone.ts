@@ -23,6 +23,7 @@ import type { ProgressReporter } from '../calls/progress';
 import { buildProxySeed } from '../cluster/seed-source';
 import { runTaskStep } from '../calls/task-step';
 import type { Companion } from '../calls/task-watcher';
+import { staticMacOf } from '../rules/net0';
 
 export interface SeedAt {
   node: string;
@@ -69,7 +70,8 @@ export async function uploadSeed(
   const { isoStorage } = ctx.profile;
   const submit = () => {
     // Dated with the mark's created-at (seed-source.ts), so a migrate can rebuild the same bytes on another node.
-    const iso = buildProxySeed(ctx, request.name, { userData: request.cloudInit }, stampConfig);
+    const network = { network: request.network, mac: staticMacOf(request.uid, request.network) };
+    const iso = buildProxySeed(ctx, request.name, { userData: request.cloudInit, ...network }, stampConfig);
     return ctx.api.uploadIso(at.node, isoStorage, ctx.seed.seedIsoName(request.name), iso, { signal });
   };
   await runTaskStep(ctx, report, { step: 'upload-seed', at, submit, budgetMs: ctx.budgets.uploadMs, signal, beside: clone });

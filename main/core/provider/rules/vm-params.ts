@@ -21,18 +21,33 @@ export function checkPropertyValue(what: string, value: string): void {
   }
 }
 
-/** Step 6's write: size, agent, tag and seed, and net0 only when the profile sets a bridge or a VLAN tag. */
-export function configParams(
+/** The bridge and VLAN tag a proxy's net0 gets: its own (issue 24), else the profile's. `vlanTag` null: no tag. */
+export interface NetPlacement {
+  bridge?: string | undefined;
+  vlanTag?: number | null | undefined;
+  /** A MAC net0 must carry (a static address's network-config names the NIC by it: net0.ts proxyMac). */
+  mac?: string | undefined;
+}
+
+/** The proxy's own bridge and tag over the profile's defaults (a null tag takes the profile's off). */
+export function effectiveNet(
   profile: Pick<Profile, 'bridge' | 'vlanTag'>,
-  vmid: number,
-  config: VmConfig,
-  machineType: MachineType,
-  seedVolumeId: string,
-) {
+  own: Omit<NetPlacement, 'mac'> | undefined,
+  mac?: string,
+): NetPlacement {
+  return {
+    bridge: own?.bridge ?? profile.bridge,
+    vlanTag: own?.vlanTag === null ? null : (own?.vlanTag ?? profile.vlanTag),
+    ...(mac === undefined ? {} : { mac }),
+  };
+}
+
+/** Step 6's write: size, agent, tag and seed, and net0 only when the proxy or the profile sets a bridge or a VLAN tag. */
+export function configParams(profile: NetPlacement, vmid: number, config: VmConfig, machineType: MachineType, seedVolumeId: string) {
   checkPropertyValue('seed volume', seedVolumeId);
   // Checked before anything else, template or not: a bad bridge or tag is the profile's problem, not the template's.
   if (profile.bridge !== undefined && profile.bridge !== '') checkBridge(profile.bridge);
-  if (profile.vlanTag !== undefined && profile.vlanTag !== 0) checkVlanTag(profile.vlanTag);
+  if (profile.vlanTag !== undefined && profile.vlanTag !== null && profile.vlanTag !== 0) checkVlanTag(profile.vlanTag);
   const params: Record<string, string | number> = {
     cores: machineType.cores,
     memory: machineType.memoryMiB,
@@ -43,13 +58,13 @@ export function configParams(
   if (!rewritesNet0(profile)) return params;
   const net0 = config.net0;
   if (!net0) throw permanent(`VM ${vmid} has no net0 to apply the profile's bridge or vlanTag to; the template needs a network device`);
-  params.net0 = rewriteNet0(net0, profile.bridge, profile.vlanTag);
+  params.net0 = rewriteNet0(net0, profile.bridge, profile.vlanTag, profile.mac);
   return params;
 }
 
-/** Whether step 6 writes net0: only when the profile sets a bridge or a VLAN tag (it then keeps the VM's own MAC). */
-export function rewritesNet0(profile: Pick<Profile, 'bridge' | 'vlanTag'>): boolean {
-  return Boolean(profile.bridge) || profile.vlanTag !== undefined;
+/** Whether step 6 writes net0: only when a bridge or a VLAN tag is set, or a tag taken off (it keeps the VM's own MAC). */
+export function rewritesNet0(profile: NetPlacement): boolean {
+  return Boolean(profile.bridge) || profile.vlanTag !== undefined || profile.mac !== undefined;
 }
 
 export interface ResizePlan {

@@ -18,6 +18,7 @@ function originsOf(tasks: readonly TaskRecord[]) {
             machineType: t.input.machineType,
             sealedUserData: t.input.sealedCloudInit,
             endpoint: t.input.endpoint,
+            network: t.input.network,
           },
         ]
       : [],

@@ -3,6 +3,7 @@
  * the lines build, is checked against, and the parse of one line into the
  * fields it sets and clears (or the task it drops).
  */
+import { ProxyNetwork } from '../../../../shared/domain/proxy-network';
 import { z } from 'zod';
 import { bulkParentKinds, SeedRef, TaskView } from '../../../../shared/channels/tasks';
 import { BuildRequestRecord, BuildResumeRecord } from '../../../../shared/channels/templates';
@@ -23,6 +24,7 @@ const TaskInputSchema = z.discriminatedUnion('kind', [
     machineType: z.string(),
     sealedCloudInit: z.string().optional(),
     endpoint,
+    network: ProxyNetwork.optional(),
   }),
   z.object({
     kind: z.literal('delete-proxy'),
@@ -50,6 +52,7 @@ const TaskInputSchema = z.discriminatedUnion('kind', [
     reboot: z.boolean().optional(),
     endpoint,
     machineType: z.string().optional(),
+    network: ProxyNetwork.pick({ bridge: true, vlanTag: true }).optional(),
   }),
   z.object({
     kind: z.literal('recreate-proxy'),
@@ -60,6 +63,7 @@ const TaskInputSchema = z.discriminatedUnion('kind', [
     node: z.string().optional(),
     sealedCloudInit: z.string().optional(),
     endpoint,
+    network: ProxyNetwork.optional(),
   }),
   z.object({
     kind: z.enum(['start-proxy', 'shutdown-proxy', 'stop-proxy', 'reboot-proxy']),

@@ -27,6 +27,7 @@ import { AppError } from '../../../errors/app-error';
 import type { Logger } from '../../../log/logger';
 import { readPrivateJson, writePrivateJson } from '../../../files/private-json-file';
 import type { ProxyEndpoint } from '../../../../shared/domain/proxy-endpoint';
+import { ProxyNetwork } from '../../../../shared/domain/proxy-network';
 
 export const PROXY_RECORDS_FILE = 'proxy-records.json';
 
@@ -45,6 +46,8 @@ const ProxyRecord = z
       .object({ protocol: z.enum(['http', 'socks5']), port: z.number().int().min(1).max(65_535) })
       .strict()
       .optional(),
+    /** Issue 24: the network it was made with; a static address is written into every seed the app rebuilds. */
+    network: ProxyNetwork.optional(),
   })
   .strict();
 export type ProxyRecord = z.infer<typeof ProxyRecord>;
@@ -62,6 +65,7 @@ export interface ProxyOrigin {
 export interface SeedContent {
   sealedUserData?: string | undefined;
   endpoint?: ProxyEndpoint | undefined;
+  network?: ProxyNetwork | undefined;
 }
 
 /** What a seed rebuild may take from the record. */
@@ -110,7 +114,13 @@ export class ProxyRecords {
       const before = this.proxies.get(key);
       // A journal's create whose user-data was dropped (it ran) keeps what the file knows of its seed.
       const seed = m.sealedUserData !== undefined ? { sealedUserData: m.sealedUserData, endpoint: m.endpoint } : {};
-      const next = dropUndefined({ ...before, template: m.template, machineType: m.machineType, ...seed });
+      const next = dropUndefined({
+        ...before,
+        template: m.template,
+        machineType: m.machineType,
+        ...seed,
+        ...(m.network ? { network: m.network } : {}),
+      });
       if (sameRecord(before, next)) continue;
       this.proxies.set(key, next);
       changed = true;
@@ -130,9 +140,27 @@ export class ProxyRecords {
     return r?.pendingInstanceId === undefined ? r?.sealedUserData : undefined;
   }
 
+  /** Issue 24: the network the app made the proxy with (its seed's network-config), or undefined. */
+  network(clusterId: string, uid: string): ProxyNetwork | undefined {
+    return this.proxies.get(keyOf(clusterId, uid))?.network;
+  }
+
   /** The protocol and port the proxy's seed makes it listen on, as far as the app wrote that seed. */
   endpoint(clusterId: string, uid: string): ProxyEndpoint | undefined {
     return this.proxies.get(keyOf(clusterId, uid))?.endpoint;
+  }
+
+  /** Issue 24: a reconfigure moved net0 to this bridge or tag: the record's network says where the VM is now. */
+  networkMoved(clusterId: string, uid: string, moved: Pick<ProxyNetwork, 'bridge' | 'vlanTag'>): void {
+    const key = keyOf(clusterId, uid);
+    const before = this.proxies.get(key);
+    if (!before) return;
+    this.proxies.set(key, { ...before, network: { ...before.network, ...moved } });
+    try {
+      this.save();
+    } catch (e) {
+      this.log.warn('proxy records could not be saved', { file: this.file, reason: (e as NodeJS.ErrnoException).code ?? String(e) });
+    }
   }
 
   /** A reconfigure to this machine type ended: the record says what the VM is now. */

@@ -6,6 +6,7 @@
 import type { bulkParentKinds, SeedRef, TaskView } from '../../../../shared/channels/tasks';
 import type { BuildRequestRecord, BuildResumeRecord } from '../../../../shared/channels/templates';
 import type { ProxyEndpoint } from '../../../../shared/domain/proxy-endpoint';
+import type { ProxyNetwork } from '../../../../shared/domain/proxy-network';
 
 export interface CreateProxyInput {
   kind: 'create-proxy';
@@ -18,6 +19,8 @@ export interface CreateProxyInput {
   sealedCloudInit?: string;
   /** The protocol and port the user-data listens on, read when it was asked for (shared/domain/proxy-endpoint.ts). */
   endpoint?: ProxyEndpoint | undefined;
+  /** Issue 24: the proxy's own bridge, VLAN and static address (checked in words before the task was made). */
+  network?: ProxyNetwork | undefined;
 }
 export interface DeleteProxyInput {
   kind: 'delete-proxy';
@@ -89,6 +92,8 @@ export interface ReconfigureProxyInput extends OneVm {
   endpoint?: ProxyEndpoint | undefined;
   /** The machine type asked for (its cores and memory above): the record says it once the run ends. */
   machineType?: string | undefined;
+  /** Issue 24: net0's new bridge or VLAN tag. */
+  network?: Pick<ProxyNetwork, 'bridge' | 'vlanTag'> | undefined;
 }
 /** Issue 16: one VM's recreate: the old VM (`uid`) deleted, then the same name made again under `newUid`. */
 export interface RecreateProxyInput extends OneVm {
@@ -101,6 +106,8 @@ export interface RecreateProxyInput extends OneVm {
   /** The user-data, kept until the new VM runs. */
   sealedCloudInit?: string | undefined;
   endpoint?: ProxyEndpoint | undefined;
+  /** Issue 24: the old proxy's network, from its record. */
+  network?: ProxyNetwork | undefined;
 }
 export const isPowerInput = (input: TaskInput): input is PowerProxyInput => (powerKinds as readonly string[]).includes(input.kind);
 /** A template build (runners/build-template.ts): its request with every default filled in, and what its progress journalled. */

@@ -10,6 +10,8 @@ import type { Sealer } from '../sealer';
 import type { TaskRecord } from '../records/task-record';
 import { refuseBadUserData } from './user-data-check';
 import { endpointOfUserData } from '../../../../shared/domain/proxy-endpoint';
+import { networkProblems } from '../../../../shared/domain/proxy-network';
+import { refuseBadNetwork } from '../../network/bridges';
 
 export function createProxiesRequest(parts: ManagerParts, sealer: Sealer, onCreates: (tasks: TaskRecord[]) => void) {
   return async function createProxies(input: CreateProxiesInput): Promise<{ parentId?: string; taskIds: string[] }> {
@@ -37,6 +39,15 @@ export function createProxiesRequest(parts: ManagerParts, sealer: Sealer, onCrea
         'node',
       );
     refuseBadUserData(input.cloudInit, 'Nothing was created.');
+    // Issue 24: the network's own words before any read; the bridge against each chosen node once nodes are known.
+    const [netProblem] = input.network ? networkProblems(input.network) : [];
+    if (netProblem)
+      throw new AppError(
+        'invalid-input',
+        `${netProblem.message} Nothing was created.`,
+        'Correct the network settings and try again.',
+        `network.${netProblem.field}`,
+      );
     const proxies = proxyNames(input.count, input.name);
     for (const name of proxies) {
       if (parts.names.busy(cluster.id, name))
@@ -48,6 +59,7 @@ export function createProxiesRequest(parts: ManagerParts, sealer: Sealer, onCrea
         );
     }
     const nodes = input.node !== undefined ? proxies.map(() => input.node!) : await pickNodes(cluster, proxies.length, input.template);
+    await refuseBadNetwork(cluster, input.network, nodes, 'Nothing was created.');
     const sealedCloudInit = await sealer.seal(input.cloudInit);
     const endpoint = endpointOfUserData(input.cloudInit);
     const tasks = proxies.map((name, i) =>
@@ -64,6 +76,7 @@ export function createProxiesRequest(parts: ManagerParts, sealer: Sealer, onCrea
           machineType: input.machineType,
           sealedCloudInit,
           ...(endpoint ? { endpoint } : {}),
+          ...(input.network ? { network: input.network } : {}),
         },
         { node: nodes[i]! },
       ),

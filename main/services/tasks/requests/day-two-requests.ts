@@ -18,6 +18,8 @@ import { newInstanceId } from '../../../core';
 import { AppError } from '../../../errors/app-error';
 import type { Cluster } from '../../clusters/cluster';
 import { submitBulk } from './bulk';
+import { networkProblems } from '../../../../shared/domain/proxy-network';
+import { refuseBadNetwork } from '../../network/bridges';
 import { resolveTargets, type IdentityWords, type ResolvedTarget } from './identity';
 import type { ManagerParts } from '../manager-parts';
 import { requireAcknowledgement, verdictFor } from './operator-warning';
@@ -118,6 +120,14 @@ export function dayTwoRequests({ parts, sealer, records }: DayTwoDeps) {
       );
     const words = { nothing: 'Nothing was changed.', acts: 'reconfigures', action: 'Reconfigure' };
     refuseBadUserData(input.cloudInit, words.nothing);
+    const [netProblem] = input.network ? networkProblems(input.network) : [];
+    if (netProblem)
+      throw new AppError(
+        'invalid-input',
+        `${netProblem.message} ${words.nothing}`,
+        'Correct the network settings and try again.',
+        `network.${netProblem.field}`,
+      );
     // A disk only grows (qemu-server resize_vm: "shrinking disks is not supported"): an explicit size must be larger.
     const resolved = await resolveTargets(cluster, input.targets, words, (t) => {
       const today = t.vm.maxdisk;
@@ -126,6 +136,13 @@ export function dayTwoRequests({ parts, sealer, records }: DayTwoDeps) {
       return undefined;
     });
     operatorCheck(cluster, resolved, 'reconfigure', input.acknowledgeOperatorWarning, words);
+    // Issue 24: a bridge is checked on the node each VM is on, before any task.
+    await refuseBadNetwork(
+      cluster,
+      input.network,
+      resolved.flatMap((t) => (t.vm.node ? [t.vm.node] : [])),
+      words.nothing,
+    );
     const cloudInit = await sealed(input.cloudInit);
     const tasks = resolved.map((t) => {
       // Issue 23 item 9: the disk changes only when a size was given ("Empty keeps it"); a machine type's disk is a
@@ -143,6 +160,7 @@ export function dayTwoRequests({ parts, sealer, records }: DayTwoDeps) {
           ? { ...cloudInit, ...endpointOf(input.cloudInit), instanceId: newInstanceId(t.name, parts.now()) }
           : {}),
         ...(input.reboot !== undefined ? { reboot: input.reboot } : {}),
+        ...(input.network !== undefined ? { network: input.network } : {}),
       };
       return parts.newRecord('reconfigure-proxy', cluster.id, t.name, record, { vmid: t.vmid, ...(t.vm.node ? { node: t.vm.node } : {}) });
     });
@@ -206,11 +224,18 @@ export function dayTwoRequests({ parts, sealer, records }: DayTwoDeps) {
           machineType: from.machineType!,
           ...(t.vm.node ? { node: t.vm.node } : {}),
           ...(await recreateUserData(input.targets[i]!.cloudInit, cluster.id, t.uid)),
+          ...networkOf(cluster.id, t.uid),
         };
         return parts.newRecord('recreate-proxy', cluster.id, t.name, record, { vmid: t.vmid, ...(t.vm.node ? { node: t.vm.node } : {}) });
       }),
     );
     return submitBulk(parts, { kind: 'recreate-proxies', clusterId: cluster.id, target: `Recreate ${tasks.length} proxies` }, tasks);
+  }
+
+  /** Issue 24: the network the app made the proxy with, for the proxy that replaces it. */
+  function networkOf(clusterId: string, uid: string) {
+    const network = records.network(clusterId, uid);
+    return network ? { network } : {};
   }
 
   return { migrate, reconfigure, recreate };

@@ -28,6 +28,7 @@ export const createProxy: Runner = async (ctx) => {
         name: input.name,
         placement: { zone: input.node, machineType: input.machineType, image: input.template },
         cloudInit,
+        ...(input.network ? { network: input.network } : {}),
       },
       // The clone waits its turn for a copy slot of its storage (the task manager's clone gate).
       { signal: ctx.signal, onProgress: ctx.onProgress, cloneGate: ctx.cloneGate },

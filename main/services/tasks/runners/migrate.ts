@@ -55,7 +55,12 @@ export const migrateProxy =
 async function seedSource(ctx: RunContext, records: ProxyRecords, input: MigrateProxyInput): Promise<SeedSource | undefined> {
   const known = records.seed(ctx.cluster.id, input.uid);
   if (known.state === 'known')
-    return { userData: await ctx.openCloudInit(), ...(known.instanceId !== undefined ? { instanceId: known.instanceId } : {}) };
+    return {
+      userData: await ctx.openCloudInit(),
+      ...(known.instanceId !== undefined ? { instanceId: known.instanceId } : {}),
+      // Issue 24: a static address's network-config goes into the rebuilt seed too (the same bytes).
+      network: records.network(ctx.cluster.id, input.uid),
+    };
   const { isoStorage } = ctx.cluster.profile;
   if (isSharedStorage(await ctx.cluster.api.clusterResources('storage', { signal: ctx.signal }), isoStorage)) return undefined;
   const who = `${input.name} (VM ${input.vmid})`;

@@ -30,9 +30,14 @@ export const reconfigureProxy =
       ...(input.cores !== undefined ? { cores: input.cores } : {}),
       ...(input.memoryMiB !== undefined ? { memoryMiB: input.memoryMiB } : {}),
       ...(input.diskGiB !== undefined && !(await grownAlready(ctx, input)) ? { diskGiB: input.diskGiB } : {}),
+      ...(input.network !== undefined ? { network: input.network } : {}),
     };
     if (input.sealedCloudInit !== undefined && input.instanceId !== undefined)
-      change.userData = { text: await ctx.openCloudInit(), instanceId: input.instanceId };
+      change.userData = {
+        text: await ctx.openCloudInit(),
+        instanceId: input.instanceId,
+        network: records.network(ctx.cluster.id, input.uid),
+      };
     if (Object.keys(change).length === 0) return `${input.name} (VM ${input.vmid}) has every change already: an earlier run made them.`;
     const r = await withName(ctx, input.name, () =>
       ctx.cluster.provider.reconfigure(formatProviderId(input.vmid, input.name), change, {
@@ -51,6 +56,7 @@ export const reconfigureProxy =
     if (r.instanceId !== undefined)
       records.seedWritten(ctx.cluster.id, input.uid, r.instanceId, { sealedUserData: input.sealedCloudInit, endpoint: input.endpoint });
     if (input.machineType !== undefined) records.machineTypeChanged(ctx.cluster.id, input.uid, input.machineType);
+    if (input.network !== undefined) records.networkMoved(ctx.cluster.id, input.uid, input.network);
     const done = ctx.current().input;
     if (done.kind === 'reconfigure-proxy' && done.sealedCloudInit !== undefined)
       ctx.update({ input: { ...done, sealedCloudInit: undefined } });

@@ -35,6 +35,8 @@ export const recreateProxy: Runner = async (ctx) => {
           name: input.name,
           placement: { ...(input.node ? { zone: input.node } : {}), machineType: input.machineType, image: input.template },
           cloudInit,
+          // Issue 24: the same bridge, VLAN and static address as the proxy it replaces.
+          ...(input.network ? { network: input.network } : {}),
         },
         {
           signal: ctx.signal,

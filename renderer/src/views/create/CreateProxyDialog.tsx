@@ -32,6 +32,8 @@ import { PresetPicker } from './PresetPicker';
 import { landingHelp, landingOf, nodeLabel, noLandingProblem, useLanding, type LandingCheck } from './landing';
 import { pickTemplate, templateOptions, useTemplateCheck, type TemplateCheck, type TemplateOptions } from './templates';
 import { namesPreview } from './words';
+import { NetworkFields } from '../network/NetworkFields';
+import { useNetworkChoice } from '../network/network-draft';
 import './create.css';
 
 const firstPreset = presets[0]!;
@@ -147,6 +149,8 @@ export function CreateProxyDialog() {
   if (sendError?.field && !shown[sendError.field as keyof CreateForm]) shown[sendError.field as keyof CreateForm] = sendError.message;
   const edited = form.cloudInit !== applied.text;
   const preset = presetOf(form.presetId, credentials);
+  // Issue 24: the bridges of the chosen node, or those every node Automatic may pick has.
+  const net = useNetworkChoice(cluster?.id, form.node || undefined, cluster?.nodes.filter((n) => !n.down).map((n) => n.name), sendError);
 
   const close = () => setOpen(false);
   const { requestClose, question } = useCloseGuard(close, {
@@ -227,10 +231,10 @@ export function CreateProxyDialog() {
 
   const submit = async () => {
     setTried(true);
-    if (!input) return;
+    if (!input || !net.ok) return;
     setBusy(true);
     setSendError(undefined);
-    const answer = await createProxies(input);
+    const answer = await createProxies(net.check.network ? { ...input, network: net.check.network } : input);
     setBusy(false);
     if (!answer.ok) {
       setSendError(answer.error);
@@ -377,6 +381,7 @@ export function CreateProxyDialog() {
             <input type="number" min={1} step={1} value={form.count} onChange={(e) => update({ count: e.target.value })} />
           </Field>
         </div>
+        <NetworkFields {...net.fields} onChange={(patch) => (setTouched(true), net.update(patch))} />
         <PresetPicker
           presetId={form.presetId}
           port={form.port}

@@ -1,6 +1,7 @@
 /**
  * The drawer's "Scheduled checks" section: the proxy's own off switch, why
- * it is not checked when it is not, the last day's latencies as a sparkline
+ * it is not checked when it is not, its expected exit (issue 24,
+ * ExpectedExitField.tsx), the last day's latencies as a sparkline
  * with the share that worked, and the latest checks as a table.
  */
 import { useEffect, useState } from 'react';
@@ -14,6 +15,7 @@ import { useActionsAvailable } from '../../stores/connection';
 import { checksKey, HISTORY_HOURS, useChecks } from '../../stores/checks';
 import type { ProxyRow } from './rows';
 import { Sparkline } from './Sparkline';
+import { ExpectedExitField } from './ExpectedExitField';
 import './checks.css';
 
 /** Rows in the table; the sparkline and the summary cover the whole day. */
@@ -62,6 +64,7 @@ export function CheckHistorySection({ row }: { row: ProxyRow }) {
           </label>
           {switchError && <ErrorNotice error={switchError} title="The switch could not be changed" />}
           {history.idleReason && <p className="muted">Not checked now: {history.idleReason}</p>}
+          <ExpectedExitField clusterId={row.clusterId} vmid={row.vmid} history={history} />
           <p className="muted">
             Checked as {history.endpoint.protocol === 'socks5' ? 'SOCKS5' : 'HTTP'} on port {history.endpoint.port}: the protocol and port
             of the last Test (before any Test, the ones its user-data sets up, else HTTP on 3128).

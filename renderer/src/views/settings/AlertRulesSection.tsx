@@ -12,6 +12,7 @@ import {
   type AlertThresholdKey,
 } from '../../../../shared/domain/alert-rules';
 import type { AppSettings } from '../../../../shared/domain/profile';
+import { tagProblem } from '../../../../shared/domain/vm-notes';
 import { ErrorNotice, Field } from '../../components/common';
 import { useActionsAvailable } from '../../stores/connection';
 import { useSettingsDraft, type DraftCheck } from './settings-draft';
@@ -24,6 +25,7 @@ const draftOf = (s: AppSettings): Draft => {
   for (const key of thresholdKeys) draft[key] = s.alertRules?.[key] === undefined ? '' : String(s.alertRules[key]);
   const off = new Set(s.alertRules?.disabled ?? []);
   for (const id of AlertRuleId.options) draft[`on:${id}`] = String(!off.has(id));
+  draft.distinctExitTags = (s.alertRules?.distinctExitTags ?? []).join(', ');
   return draft;
 };
 
@@ -33,6 +35,11 @@ function checkRules(draft: Draft): DraftCheck {
   for (const key of thresholdKeys) if (draft[key]!.trim() !== '') next[key] = Number(draft[key]);
   const disabled = AlertRuleId.options.filter((id) => draft[`on:${id}`] !== 'true');
   if (disabled.length > 0) next.disabled = disabled;
+  // Issue 24: the tags whose proxies must each have their own exit, in Proxmox's tag syntax.
+  const pools = (draft.distinctExitTags ?? '').split(/[\s,;]+/).filter((t) => t !== '');
+  const badTag = pools.map(tagProblem).find((p) => p !== undefined);
+  if (badTag) return { success: false, issues: [{ path: ['distinctExitTags'], message: `${badTag}.` }] };
+  if (pools.length > 0) next.distinctExitTags = pools;
   const parsed = AlertRuleSettings.safeParse(next);
   return parsed.success ? { success: true, patch: { alertRules: parsed.data } } : { success: false, issues: parsed.error.issues };
 }
@@ -82,6 +89,20 @@ export function AlertRulesSection() {
                 placeholder={`${defaultAlertThresholds[rule.threshold]} (default)`}
                 value={draft[rule.threshold]}
                 onChange={(e) => edit({ [rule.threshold!]: e.target.value })}
+              />
+            </Field>
+          )}
+          {rule.id === 'egress-exit-shared' && (
+            <Field
+              label="Pools of distinct exits (tags)"
+              problem={problems.distinctExitTags}
+              help="Proxies carrying one of these Proxmox tags must each leave from their own address; separate tags with commas."
+            >
+              <input
+                type="text"
+                value={draft.distinctExitTags}
+                spellCheck={false}
+                onChange={(e) => edit({ distinctExitTags: e.target.value })}
               />
             </Field>
           )}

@@ -191,6 +191,25 @@ describe('scheduled checks: who is checked', () => {
     expect(s.service.history({ clusterId: 'c', vmid: 101, hours: 1 }).idleReason).toMatch(/off in Settings/);
   });
 
+  it('issue 24: keeps an expected exit typed, confirmed from the first good check, or cleared, across a restart; refuses one that is no address or CIDR', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'egress-checks-'));
+    const first = setup({ rows: [row(101)], dataDir });
+    expect(() => first.service.setExpectedExit({ clusterId: 'c', vmid: 101, expected: 'vpn.example' })).toThrow(
+      /"vpn.example" is not an IPv4 or IPv6 address or CIDR.*The expected exit was not changed/,
+    );
+    expect(() => first.service.setExpectedExit({ clusterId: 'c', vmid: 101, confirmLearned: true })).toThrow(/nothing to confirm/);
+    first.service.exitPrefs.learn('c', 101, '203.0.113.5');
+    expect(first.service.history({ clusterId: 'c', vmid: 101, hours: 1 }).learnedExit).toBe('203.0.113.5');
+    expect(first.service.setExpectedExit({ clusterId: 'c', vmid: 101, confirmLearned: true })).toEqual({ expectedExit: ['203.0.113.5'] });
+    expect(first.service.setExpectedExit({ clusterId: 'c', vmid: 101, expected: '203.0.113.0/28, 2001:db8::/48' })).toEqual({
+      expectedExit: ['203.0.113.0/28', '2001:db8::/48'],
+    });
+    closers.pop()!();
+    const second = setup({ rows: [row(101)], dataDir });
+    expect(second.service.exitPrefs.expected('c', 101)).toEqual(['203.0.113.0/28', '2001:db8::/48']);
+    expect(second.service.setExpectedExit({ clusterId: 'c', vmid: 101, clear: true })).toEqual({});
+  });
+
   it("keeps a proxy's off switch across a restart, and forgets it when the VM is deleted", async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'egress-checks-'));
     const first = setup({ rows: [row(101), row(102)], dataDir });

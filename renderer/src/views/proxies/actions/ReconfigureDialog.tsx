@@ -10,6 +10,8 @@
  * Issue 23 item 9: before it runs the dialog lists, per VM, each value
  * before and after (or that it stays); a machine type never grows the disk.
  */
+import { NetworkFields } from '../../network/NetworkFields';
+import { useNetworkChoice } from '../../network/network-draft';
 import { useState } from 'react';
 import { Dialog } from '../../../components/common/Dialog';
 import { ErrorNotice } from '../../../components/common/ErrorNotice';
@@ -74,21 +76,33 @@ export function ReconfigureDialog({ pending }: { pending: PendingAction }) {
   const [cloudInit, setCloudInit] = useState('');
   const [reboot, setReboot] = useState(true);
   const [acknowledged, setAcknowledged] = useState(false);
+  const [moveNetwork, setMoveNetwork] = useState(false);
   const [tried, setTried] = useState(false);
   const { busy, error, send } = useDialogSend(pending.rows);
+  // Issue 24: the bridges every selected proxy's node has.
+  const nodes = [...new Set(pending.rows.flatMap((r) => (r.node ? [r.node] : [])))];
+  const net = useNetworkChoice(moveNetwork ? clusterId : undefined, undefined, nodes, error, nodes.join(', '));
+  const moved = moveNetwork ? net.check.network : undefined;
+  const netChange =
+    moved && (moved.bridge !== undefined || moved.vlanTag !== undefined)
+      ? {
+          ...(moved.bridge !== undefined ? { bridge: moved.bridge } : {}),
+          ...(moved.vlanTag !== undefined ? { vlanTag: moved.vlanTag } : {}),
+        }
+      : undefined;
 
   const problems = {
     disk: diskProblem(disk, todayGiB),
     cloudInit: changeUserData ? userDataProblem(cloudInit, { presetsAbove: true }) : undefined,
     nothing:
-      !machineType && disk.trim() === '' && !changeUserData
-        ? 'Change at least one thing: the machine type, the disk or the user-data.'
+      !machineType && disk.trim() === '' && !changeUserData && !netChange
+        ? 'Change at least one thing: the machine type, the disk, the user-data or the network.'
         : undefined,
     ack: pending.needsAcknowledgement && !acknowledged ? 'Tick the acknowledgement first.' : undefined,
   };
   const submit = async () => {
     setTried(true);
-    if (problems.disk || problems.cloudInit || problems.nothing || problems.ack) return;
+    if (problems.disk || problems.cloudInit || problems.nothing || problems.ack || (moveNetwork && !net.ok)) return;
     await send(() =>
       perCluster('reconfigure', pending.rows, (id, group) =>
         reconfigure({
@@ -97,6 +111,7 @@ export function ReconfigureDialog({ pending }: { pending: PendingAction }) {
           ...(machineType ? { machineType } : {}),
           ...(disk.trim() ? { diskGiB: Number(disk) } : {}),
           ...(changeUserData ? { cloudInit } : {}),
+          ...(netChange ? { network: netChange } : {}),
           ...(running ? { reboot } : {}),
           ...(pending.needsAcknowledgement ? { acknowledgeOperatorWarning: true as const } : {}),
         }),
@@ -153,6 +168,10 @@ export function ReconfigureDialog({ pending }: { pending: PendingAction }) {
           help="A new seed (same volume name) with a new instance-id, so cloud-init runs again at the next boot. The old seed is replaced only after the new one is uploaded."
         />
       )}
+      <label className="checkbox-line">
+        <input type="checkbox" checked={moveNetwork} onChange={(e) => setMoveNetwork(e.target.checked)} /> Move to another bridge or VLAN
+      </label>
+      {moveNetwork && <NetworkFields {...net.fields} withAddresses={false} open onChange={net.update} />}
       <section className="reconfigure-changes" aria-label="What will change">
         <h3>What will change</h3>
         {pending.rows.map((r) => (
