@@ -73,7 +73,7 @@ describe('the user-data the app keeps', () => {
     const ack = within(dialog).queryAllByRole('checkbox')[0];
     if (ack) fireEvent.click(ack); // an operator-made VM: the warning acknowledged
     await act(async () => fireEvent.click(within(dialog).getByRole('button', { name: /^Migrate to pve/ })));
-    expect(sent('tasks.migrate')).toMatchObject([{ targets: [{ vmid: 102, cloudInit: presets[1]!.render(8888) }] }]);
+    expect(sent('tasks.migrate')).toMatchObject([{ targets: [{ vmid: 102, cloudInit: presets[1]!.render(8888, { credentials: true }) }] }]);
   });
 
   it('Recreate of a proxy the app made uses its kept user-data unless the user gives new', async () => {

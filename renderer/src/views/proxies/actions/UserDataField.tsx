@@ -26,12 +26,17 @@ export function UserDataField({
   const id = useId();
   return (
     <div className={`field${problem ? ' field-invalid' : ''}`}>
-      <Field label="Start from a preset" help="Puts the preset's user-data, on its usual port, in the editor below (replacing its text).">
+      <Field
+        label="Start from a preset"
+        help="Puts the preset's user-data, on its usual port and asking for the proxy's username and password (which main keeps and fills in), in the editor below (replacing its text)."
+      >
         <select
           value=""
           onChange={(e) => {
             const preset = presets.find((p) => p.id === e.target.value);
-            if (preset) onChange(preset.render(preset.defaultPort));
+            // With credentials, as Create makes a proxy by default (issue 24): main fills the placeholders from the
+            // proxy's kept username and password, or makes them, so a preset picked here never drops the proxy's auth.
+            if (preset) onChange(preset.render(preset.defaultPort, { credentials: true }));
           }}
         >
           <option value="">Choose a preset…</option>
