@@ -138,7 +138,11 @@ export function composeApp(options: ComposeOptions): ComposedApp {
   if (demo === 'force' || (demo === 'auto' && profiles.isEmpty))
     profiles.startDemo(async () => {
       const cluster = await startDemoCluster(logger);
-      await demoCredentials(cluster, credentials);
+      // Credentials that cannot be kept (a full or read-only data folder) leave the demo's proxies open: the built-in
+      // demo still works, as it does without saved clusters.
+      await demoCredentials(cluster, credentials).catch((e: unknown) =>
+        logger.warn('the demo proxies ask for no credentials: they could not be kept', { reason: e instanceof Error ? e.message : String(e) }),
+      );
       return cluster;
     });
 
