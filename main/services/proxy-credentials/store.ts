@@ -68,8 +68,12 @@ export interface ProxyCredentialStoreOptions {
 }
 
 export interface ProxyCredentialStore extends ProxyCredentialLookup {
-  /** The user-data with its credential placeholders filled for this proxy (credentials made and kept first); unchanged without placeholders. */
-  fill(clusterId: string, uid: string, name: string, userData: string): Promise<string>;
+  /**
+   * The user-data with its credential placeholders filled for this proxy (credentials made and kept first); unchanged
+   * without placeholders. `newVm`: the seed is for a VM being made (a create, a recreate's new VM), whose guest has
+   * not booted with any other: credentials kept for a session that has ended are made again instead of refused.
+   */
+  fill(clusterId: string, uid: string, name: string, userData: string, newVm?: boolean): Promise<string>;
   /** The VMID a create got, so a lookup by VMID finds the proxy before the inventory lists its marks. */
   noteVmid(clusterId: string, uid: string, vmid: number): void;
   /** The proxy was deleted: its credentials go. */
@@ -142,10 +146,15 @@ export function createProxyCredentialStore(options: ProxyCredentialStoreOptions)
   }
 
   return {
-    async fill(clusterId, uid, name, userData) {
+    async fill(clusterId, uid, name, userData, newVm = false) {
       if (!wantsCredentials(userData)) return userData;
-      const entry = find(clusterId, uid);
-      const values = entry ? await held(entry) : await make(clusterId, uid, name);
+      let entry = find(clusterId, uid);
+      let values = entry ? await held(entry) : await make(clusterId, uid, name);
+      if (!values && entry && newVm) {
+        // A create resumed after a restart, its password kept for the ended session only (issue 24): a new one.
+        values = await make(clusterId, uid, name, entry);
+        entry = find(clusterId, uid);
+      }
       if (!values)
         throw new AppError(
           'permanent',

@@ -193,7 +193,9 @@ export function createTaskManager(o: TaskManagerOptions) {
         if (!o.credentials) return text;
         // The VM the seed is for: a recreate's new one.
         const uid = input.kind === 'recreate-proxy' ? input.newUid : input.uid;
-        return o.credentials.fill(task.clusterId, uid, input.name, text);
+        // A create's or a recreate's seed is for a VM being made: credentials lost with a session are made again.
+        const newVm = input.kind === 'create-proxy' || input.kind === 'recreate-proxy';
+        return o.credentials.fill(task.clusterId, uid, input.name, text, newVm);
       },
       credentials: o.credentials && {
         forget: (uid) => o.credentials!.forget(task.clusterId, uid),

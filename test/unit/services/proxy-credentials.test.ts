@@ -65,6 +65,9 @@ const keyring: SecretVault = {
   decrypt: async (text) => Buffer.from(text.slice(4), 'hex').toString('utf8'),
 };
 
+/** A machine with no keyring (browser mode's, a headless Linux): nothing protected. */
+const unprotected: SecretVault = { ...keyring, backend: async () => ({ kind: 'unavailable', protected: false, detail: 'test' }) };
+
 let dirs: string[] = [];
 afterEach(() => {
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
@@ -76,6 +79,21 @@ function store(vms: Map<number, KnownVm> = new Map(), dataDir?: string) {
 }
 
 describe('the proxy credential store', () => {
+  it('credentials kept for a session only: after a restart a new VM gets new ones, an existing one is refused in words', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'egress-creds-'));
+    dirs.push(dataDir);
+    const session = () =>
+      createProxyCredentialStore({ vault: unprotected, dataDir, logger, tokenStorage: () => 'session', vm: () => undefined });
+    const text = presets[1]!.render(8888, { credentials: true });
+    const first = await session().fill('c1', 'uid-1', 'p1', text, true);
+    // The next start: the session's secret is gone with it.
+    const restarted = session();
+    await expect(restarted.fill('c1', 'uid-1', 'p1', text)).rejects.toThrow(/kept for a session only/);
+    const again = await restarted.fill('c1', 'uid-1', 'p1', text, true);
+    expect(again).not.toContain(CREDENTIAL_PLACEHOLDERS.password);
+    expect(again).not.toBe(first);
+  });
+
   it('leaves a user-data without placeholders as it is, and keeps nothing for it', async () => {
     const s = store();
     const text = presets[0]!.render(3128);
