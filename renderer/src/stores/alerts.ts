@@ -61,6 +61,14 @@ export function sortedAlerts(alerts: Record<number, AlertView>): AlertView[] {
 
 export const useAlerts = create<AlertsState>((set, get) => {
   const put = (alert: AlertView) => set((s) => ({ alerts: { ...s.alerts, [alert.id]: { ...s.alerts[alert.id], ...alert } } }));
+  // Each target's latest delivery seen as an event: a targets answer computed before it (in flight when it came, or
+  // a target saved elsewhere and not listed yet) must not take it back.
+  const deliveries = new Map<string, WebhookTarget['lastDelivery']>();
+  const withDeliveries = (targets: WebhookTarget[]) =>
+    targets.map((t) => {
+      const seen = deliveries.get(t.id);
+      return seen && (!t.lastDelivery || t.lastDelivery.at < seen.at) ? { ...t, lastDelivery: seen } : t;
+    });
   return {
     alerts: {},
     loaded: false,
@@ -77,9 +85,11 @@ export const useAlerts = create<AlertsState>((set, get) => {
       const offResolved = api.on['alert.resolved'](put);
       const offAcknowledged = api.on['alert.acknowledged'](put);
       const offTuning = api.on['alert.tuning']((tuning) => set({ tuning }));
-      const offDelivery = api.on['alert.delivery']((d) =>
-        set((s) => ({ targets: s.targets.map((t) => (t.id === d.targetId ? { ...t, lastDelivery: d } : t)) })),
-      );
+      const offDelivery = api.on['alert.delivery']((d) => {
+        deliveries.set(d.targetId, d);
+        if (!get().targets.some((t) => t.id === d.targetId)) return void get().loadTargets();
+        set((s) => ({ targets: withDeliveries(s.targets) }));
+      });
       void get().reload();
       void get().loadTargets();
       void get().loadTuning();
@@ -117,7 +127,7 @@ export const useAlerts = create<AlertsState>((set, get) => {
       if (!api) return offline();
       const answer = await api.request['alerts.targets']({});
       if (!answer.ok) return answer.error;
-      set({ targets: answer.value.targets, secretStorage: answer.value.secretStorage });
+      set({ targets: withDeliveries(answer.value.targets), secretStorage: answer.value.secretStorage });
       return undefined;
     },
 

@@ -16,6 +16,7 @@ import { useAlerts } from '../../../renderer/src/stores/alerts';
 import { useProfiles } from '../../../renderer/src/stores/profiles';
 import { useSettings } from '../../../renderer/src/stores/settings';
 import { AlertsView } from '../../../renderer/src/views/alerts/AlertsView';
+import { WebhookDeliveries } from '../../../renderer/src/views/alerts/AlertTuningSections';
 import { AlertRulesSection } from '../../../renderer/src/views/settings/AlertRulesSection';
 import { WebhooksSection } from '../../../renderer/src/views/settings/WebhooksSection';
 import { createStubApi, type StubApi } from '../../support/stub-api';
@@ -175,6 +176,37 @@ describe('the alert rules in Settings', () => {
     expect(stub.calls.filter(([c]) => c === 'settings.set').map(([, i]) => i)).toEqual([
       { settings: { alertRules: { distinctExitTags: ['vpn-pool', 'exits'] } } },
     ]);
+  });
+});
+
+describe('a failed webhook delivery in the Alerts view', () => {
+  const hook: WebhookTarget = { id: 't9', name: 'lab hook', format: 'generic', url: 'http://127.0.0.1:9/', enabled: true, hasSecret: false };
+  const failed = { targetId: 't9', ok: false, at: '2026-11-30T12:01:00.000Z', message: 'Nothing listens there.', hint: 'Start the receiver.' };
+
+  it('shows a delivery for a target saved after the window listed them (the list is read again)', async () => {
+    await attach();
+    render(<WebhookDeliveries />);
+    expect(screen.queryByRole('region', { name: 'Webhook deliveries' })).toBeNull();
+    // The target was saved elsewhere (another window, a test's router) after this window read the list.
+    stub.answer('alerts.targets', () => ({ ok: true, value: { targets: [hook], secretStorage: 'test' } }));
+    await act(async () => stub.push('alert.delivery', failed));
+    expect(screen.getByRole('region', { name: 'Webhook deliveries' }).textContent).toMatch(/lab hook: the last alert failed/);
+  });
+
+  it('keeps a delivery that came while a read of the list was on its way with an older answer', async () => {
+    await attach();
+    render(<WebhookDeliveries />);
+    let answer: (v: unknown) => void = () => undefined;
+    stub.answer('alerts.targets', () => new Promise((resolve) => (answer = resolve)) as never);
+    const reading = useAlerts.getState().loadTargets();
+    useAlerts.setState({ targets: [hook] });
+    await act(async () => stub.push('alert.delivery', failed));
+    // The read answers with what main knew before the delivery.
+    await act(async () => {
+      answer({ ok: true, value: { targets: [hook], secretStorage: 'test' } });
+      await reading;
+    });
+    expect(screen.getByRole('region', { name: 'Webhook deliveries' }).textContent).toMatch(/lab hook: the last alert failed/);
   });
 });
 
