@@ -109,9 +109,4 @@ export const exportsChannels = defineChannels({
     input: ExportInput,
     output: z.object({ saved: z.boolean(), path: z.string().optional() }).strict(),
   },
-  /** One proxy's URL, with its username and password when asked (and the warning was confirmed). */
-  'proxies.url': {
-    input: z.object({ clusterId, vmid, includeCredentials: z.boolean() }).strict(),
-    output: z.object({ url: z.string(), withCredentials: z.boolean() }).strict(),
-  },
 });

@@ -252,7 +252,7 @@ export const AppSettings = z
       .min(1, 'Keep the history at least 1 day.')
       .max(365, 'Keep the history at most 365 days.')
       .optional(),
-    /** Issue 24: the user confirmed, once, that an export or a copied URL with credentials puts passwords in clear text. */
+    /** Issue 24: the user confirmed, once, that an export with credentials puts passwords in clear text. */
     exportCredentialsAcknowledged: z.boolean().optional(),
   })
   .strict();

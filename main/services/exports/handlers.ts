@@ -7,6 +7,5 @@ export function exportsHandlers(service: ExportService): AreaHandlers<typeof exp
   return {
     'proxies.export': (input) => service.render(input),
     'proxies.exportSave': (input) => service.save(input),
-    'proxies.url': ({ clusterId, vmid, includeCredentials }) => service.url(clusterId, vmid, includeCredentials),
   };
 }

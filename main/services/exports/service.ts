@@ -14,7 +14,6 @@ import type { ExportInput, ExportResult } from '../../../shared/channels/exports
 import type { InventorySnapshot, VmRow } from '../../../shared/channels/inventory';
 import type { AppSettings } from '../../../shared/domain/profile';
 import type { ProxyEndpoint } from '../../../shared/domain/proxy-endpoint';
-import { proxyUrl } from '../../../shared/domain/proxy-url';
 import { AppError } from '../../errors/app-error';
 import type { FileSaver } from '../../ports/file-saver';
 import type { ProxyCredentialLookup } from '../../ports/proxy-credentials';
@@ -32,7 +31,6 @@ export interface ExportServiceOptions {
 export interface ExportService {
   render(input: ExportInput): Promise<ExportResult>;
   save(input: ExportInput): Promise<{ saved: boolean; path?: string }>;
-  url(clusterId: string, vmid: number, includeCredentials: boolean): Promise<{ url: string; withCredentials: boolean }>;
 }
 
 const credentialsNotConfirmed = () =>
@@ -138,15 +136,6 @@ export function createExportService(options: ExportServiceOptions): ExportServic
       const result = await render(input);
       const path = await options.saver.save(result.fileName, result.text);
       return path === undefined ? { saved: false } : { saved: true, path };
-    },
-    async url(clusterId, vmid, includeCredentials) {
-      const { proxies } = await resolve({
-        scope: { kind: 'selection', proxies: [{ clusterId, vmid }] },
-        format: 'list',
-        options: { includeCredentials, routing: { hosts: [], fallback: 'direct' }, chain: 'round_robin' },
-      });
-      const p = proxies[0]!;
-      return { url: proxyUrl(p.endpoint, p.host, p.credentials), withCredentials: p.credentials !== undefined };
     },
   };
 }

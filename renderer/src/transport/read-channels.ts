@@ -40,7 +40,6 @@ const reads: ReadonlySet<string> = new Set<ChannelName>([
   'vm.taskHistory',
   'vm.taskLog',
   'proxies.export',
-  'proxies.url',
   'cloudInit.check',
 ]);
 

@@ -1,6 +1,6 @@
 /**
- * The one warning before credentials go into a text the user takes away (an
- * export, a copied URL): shown once; the confirmation is kept in main's
+ * The one warning before credentials go into an export the user takes away:
+ * shown once; the confirmation is kept in main's
  * settings (exportCredentialsAcknowledged), and main refuses credentials
  * until it is given.
  */
