@@ -7,47 +7,18 @@
  * a fake listing: the look times are exact.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { PveApi } from '../../../main/core/pve/api';
-import { formatUpid } from '../../../main/core/pve/upid';
+import { listingWorld, schedule, T0 } from '../../support/listing-world';
 import { durationKey } from '../../../main/core/provider/calls/task-durations';
-import { TaskWatcher, type Companion } from '../../../main/core/provider/calls/task-watcher';
-
-const T0 = 1_700_000_000_000;
-const schedule = { youngPollMs: 250, youngForMs: 5_000, oldPollMs: 1_000 };
+import type { Companion } from '../../../main/core/provider/calls/task-watcher';
 
 beforeEach(() => vi.useFakeTimers({ now: T0 }));
 afterEach(() => vi.useRealTimers());
 
-function world() {
-  const ends = new Map<string, number>();
-  const looks: number[] = [];
-  const api = {
-    nodeTasks: async (_node: string, q: { source?: string }) => {
-      if (q.source !== 'all') return [];
-      looks.push(Date.now() - T0);
-      return [...ends].map(([upid, end]) =>
-        Date.now() >= end ? { upid, status: 'OK', starttime: 1, endtime: 2 } : { upid, status: 'RUNNING' },
-      );
-    },
-    taskStatus: async () => {
-      throw new Error('no status call expected');
-    },
-  } as unknown as PveApi;
-  const watcher = new TaskWatcher(api);
-  let pid = 1;
-  const task = (type: string, endsAt: number) => {
-    const upid = formatUpid({ node: 'pv1-1', pid: pid++, pstart: 1, starttime: 1, type, id: type === 'qmclone' ? '9000' : '', user: 'desk@pve!t' });
-    ends.set(upid, T0 + endsAt);
-    return upid;
-  };
-  return { watcher, looks, task };
-}
-
 describe('a wait beside another', () => {
   it('is seen by the other’s looks only: the upload beside a clone costs the node no read of its own', async () => {
-    const { watcher, looks, task } = world();
-    const clone = task('qmclone', 2990);
-    const upload = task('imgcopy', 600);
+    const { watcher, looks, task } = listingWorld();
+    const clone = task(2990, 'qmclone');
+    const upload = task(600, 'imgcopy');
     // Both learned, from two runs each: the clone is looked at at its expected end (3000), the upload would be at 600.
     for (let i = 0; i < 2; i++) {
       watcher.model.observe(durationKey(clone), { durationMs: 3000, halfWidthMs: 20 });
@@ -64,9 +35,9 @@ describe('a wait beside another', () => {
   });
 
   it('is looked at on its own schedule without the other, and at once when the other ends first', async () => {
-    const { watcher, looks, task } = world();
-    const upload = task('imgcopy', 1400);
-    const clone = task('qmclone', 990);
+    const { watcher, looks, task } = listingWorld();
+    const upload = task(1400, 'imgcopy');
+    const clone = task(990, 'qmclone');
     for (let i = 0; i < 2; i++) {
       watcher.model.observe(durationKey(clone), { durationMs: 1000, halfWidthMs: 20 });
       watcher.model.observe(durationKey(upload), { durationMs: 600, halfWidthMs: 20 });

@@ -7,46 +7,15 @@
  * never skipped. Fake timers and a fake listing: the look times are exact.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { PveApi } from '../../../main/core/pve/api';
-import { formatUpid } from '../../../main/core/pve/upid';
+import { listingWorld, schedule, T0 } from '../../support/listing-world';
 import { durationKey } from '../../../main/core/provider/calls/task-durations';
-import { TaskWatcher } from '../../../main/core/provider/calls/task-watcher';
-
-const T0 = 1_700_000_000_000;
-// youngPollMs 250: a listing's gap (the bucket's refill) is 250 ms.
-const schedule = { youngPollMs: 250, youngForMs: 5_000, oldPollMs: 1_000 };
 
 beforeEach(() => vi.useFakeTimers({ now: T0 }));
 afterEach(() => vi.useRealTimers());
 
-function world() {
-  const ends = new Map<string, number>();
-  const looks: number[] = [];
-  const api = {
-    nodeTasks: async (_node: string, q: { source?: string }) => {
-      if (q.source !== 'all') return [];
-      looks.push(Date.now() - T0);
-      return [...ends].map(([upid, end]) =>
-        Date.now() >= end ? { upid, status: 'OK', starttime: 1, endtime: 2 } : { upid, status: 'RUNNING' },
-      );
-    },
-    taskStatus: async () => {
-      throw new Error('no status call expected');
-    },
-  } as unknown as PveApi;
-  const watcher = new TaskWatcher(api);
-  let pid = 1;
-  const task = (endsAt: number) => {
-    const upid = formatUpid({ node: 'pv1-1', pid: pid++, pstart: 1, starttime: 1, type: 'imgcopy', id: '', user: 'desk@pve!t' });
-    ends.set(upid, T0 + endsAt);
-    return upid;
-  };
-  return { watcher, looks, task };
-}
-
 describe('the task watcher’s early looks', () => {
   it('lets one listing stand in for a second task’s early look due just after it, but not for its look at the expected end', async () => {
-    const { watcher, looks, task } = world();
+    const { watcher, looks, task } = listingWorld();
     const a = task(990);
     const b = task(1090);
     // Learned: such a task takes 1000 ms (spread 50 ms): an early look at 880 ms, then one at 1000 ms.
@@ -62,7 +31,7 @@ describe('the task watcher’s early looks', () => {
   });
 
   it('keeps a second task’s early look that is further away than a listing’s gap', async () => {
-    const { watcher, looks, task } = world();
+    const { watcher, looks, task } = listingWorld();
     const a = task(990);
     const b = task(1390);
     watcher.model.observe(durationKey(a), { durationMs: 1000, halfWidthMs: 10 });
