@@ -5,7 +5,7 @@
  * for credentials by default. Checked with axe at 1024 px, light and dark.
  */
 import { beforeAll, expect, it } from 'vitest';
-import { DEMO_EGRESS_ADDRESS } from '../../main/services/demo/demo-proxies';
+import { DEMO_VLAN4_EGRESS_ADDRESS } from '../../main/services/demo/demo-proxies';
 import { axeViolations, formatViolations } from '../support/axe';
 import { demoHost, describeE2e, type E2eOptions } from '../support/e2e';
 
@@ -27,7 +27,7 @@ describeE2e('proxy credentials in the browser against the demo', setup, ({ page 
     await drawer.getByRole('button', { name: 'Test' }).click();
     const outcome = drawer.getByRole('status', { name: 'Test result' });
     await expect.poll(() => outcome.textContent(), poll).toContain('Proxy works');
-    expect(await outcome.textContent()).toContain(DEMO_EGRESS_ADDRESS);
+    expect(await outcome.textContent()).toContain(DEMO_VLAN4_EGRESS_ADDRESS);
 
     await test.getByRole('button', { name: 'Show password' }).click();
     await expect

@@ -5,7 +5,7 @@
  * with the Delete key after a confirmation.
  */
 import { beforeAll, expect, it } from 'vitest';
-import { DEMO_EGRESS_ADDRESS } from '../../main/services/demo/demo-proxies';
+import { DEMO_VLAN4_EGRESS_ADDRESS } from '../../main/services/demo/demo-proxies';
 import { screenshotPath } from '../support/screenshots';
 import { demoHost, describeE2e, type E2eOptions } from '../support/e2e';
 
@@ -45,7 +45,7 @@ describeE2e('the proxies table in the browser against the simulator', setup, ({ 
     // demo's own echo with the simulated egress address (the no-egress guard would fail the file on any other connection).
     const outcome = drawer.getByRole('status', { name: 'Test result' });
     await expect.poll(() => outcome.textContent(), poll).toContain('Proxy works');
-    expect(await outcome.textContent()).toContain(DEMO_EGRESS_ADDRESS);
+    expect(await outcome.textContent()).toContain(DEMO_VLAN4_EGRESS_ADDRESS);
     await page.keyboard.press('Escape');
     await expect.poll(() => drawer.count()).toBe(0);
   });

@@ -24,8 +24,13 @@ import { vmTarget, type CheckedProxy } from './proxy-rules';
 export interface ExitPrefs {
   /** The confirmed or typed expected exit; undefined: none yet. */
   expected(clusterId: string, vmid: number): readonly string[] | undefined;
-  /** A good check's address, proposed as the expected exit while none is set (kept until confirmed or replaced). */
+  /**
+   * A good check's address: proposed as the expected exit while none is set, or as the new one while checks leave
+   * outside it (the checks decide which; proxy-switches.ts learnExit).
+   */
   learn(clusterId: string, vmid: number, address: string): void;
+  /** Tells when the user changed a proxy's expected exit, so its alert follows at once instead of at the next check. */
+  onChange?(listener: (clusterId: string, vmid: number) => void): void;
 }
 
 /** No expected exits (tests and compositions without the checks): nothing is asserted or learned. */
@@ -49,16 +54,28 @@ export class ExitRules {
     private readonly prefs: ExitPrefs,
     /** The tags the user marked as pools of distinct exits (Settings). */
     private readonly distinctTags: () => readonly string[],
-  ) {}
+  ) {
+    prefs.onChange?.((clusterId, vmid) => {
+      const seen = this.lastSeen.get(key(clusterId, vmid));
+      if (seen) this.judgeExpected(clusterId, vmid, seen);
+    });
+  }
 
   observeCheck(record: CheckRecord, proxy: CheckedProxy): void {
     const address = record.egressAddress;
     if (!record.ok || !address) return;
+    const seen = { proxy, address };
+    this.lastSeen.set(key(record.clusterId, record.vmid), seen);
+    this.prefs.learn(record.clusterId, record.vmid, address);
+    this.judgeExpected(record.clusterId, record.vmid, seen);
+    this.judgeShared(record.clusterId, this.thresholds());
+  }
+
+  /** The proxy's last good check's address against its expected exit (none: nothing is asserted). */
+  private judgeExpected(clusterId: string, vmid: number, { proxy, address }: Seen): void {
     const t = this.thresholds();
-    const subject = { clusterId: record.clusterId, target: vmTarget(record.vmid), label: label(proxy) };
-    this.lastSeen.set(key(record.clusterId, record.vmid), { proxy, address });
-    const expected = this.prefs.expected(record.clusterId, record.vmid);
-    if (!expected) this.prefs.learn(record.clusterId, record.vmid, address);
+    const subject = { clusterId, target: vmTarget(vmid), label: label(proxy) };
+    const expected = this.prefs.expected(clusterId, vmid);
     if (!t.enabled['egress-outside-expected'] || !expected || exitWithin(expected, address)) {
       this.engine.clear('egress-outside-expected', subject.clusterId, subject.target);
     } else {
@@ -70,7 +87,6 @@ export class ExitRules {
         },
       );
     }
-    this.judgeShared(record.clusterId, t);
   }
 
   /** Every proxy of a distinct-exit pool that shares its last address with another of the pool is alerted about. */

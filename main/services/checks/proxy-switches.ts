@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { CheckEndpoint } from '../../../shared/channels/checks';
 import { DEFAULT_ENDPOINT } from '../../../shared/domain/proxy-endpoint';
+import { exitWithin } from '../../../shared/domain/expected-exit';
 import type { Logger } from '../../log/logger';
 import { readPrivateJson, writePrivateJson } from '../../files/private-json-file';
 
@@ -77,11 +78,19 @@ export class ProxySwitches {
     return this.proxies.get(proxyKey(clusterId, vmid))?.learnedExit;
   }
 
-  /** A good check's address, kept as the proposal while the proxy has no expected exit and no proposal yet. */
+  /**
+   * A good check's address. Without an expected exit it is the proposal (the first one is kept until confirmed).
+   * With one, the latest address outside it is proposed instead (a proxy moved to another VLAN or uplink: "Expect
+   * the new exit" in the drawer), and a check back inside withdraws the proposal.
+   */
   learnExit(clusterId: string, vmid: number, address: string): void {
     const p = this.proxies.get(proxyKey(clusterId, vmid));
-    if (p?.expectedExit || p?.learnedExit) return;
-    this.update(proxyKey(clusterId, vmid), (q) => ({ ...q, learnedExit: address }));
+    const proposal = !p?.expectedExit ? (p?.learnedExit ?? address) : exitWithin(p.expectedExit, address) ? undefined : address;
+    if (proposal === p?.learnedExit) return;
+    this.update(proxyKey(clusterId, vmid), (q) => {
+      const { learnedExit: _, ...rest } = q;
+      return proposal ? { ...rest, learnedExit: proposal } : rest;
+    });
   }
 
   /** Sets (or, with undefined, clears) the expected exit; the proposal goes either way (a cleared one learns again). */

@@ -61,6 +61,8 @@ export interface CheckService {
   exitPrefs: {
     expected(clusterId: string, vmid: number): readonly string[] | undefined;
     learn(clusterId: string, vmid: number, address: string): void;
+    /** Called after each change the user makes to an expected exit. */
+    onChange(listener: (clusterId: string, vmid: number) => void): void;
   };
   /** `checks.setExpectedExit`: typed (refused in words unless addresses or CIDRs), the proposal confirmed, or cleared. */
   setExpectedExit(input: SetExpectedExitInput): { expectedExit?: string[]; learnedExit?: string };
@@ -93,6 +95,7 @@ export function createCheckService(options: CheckServiceOptions): CheckService {
   const timers = options.timers ?? realTimers;
   const power = options.power ?? steadyPower;
   const switches = new ProxySwitches({ dataDir: options.dataDir, logger: log });
+  const exitListeners = new Set<(clusterId: string, vmid: number) => void>();
   const exitOf = (clusterId: string, vmid: number) => {
     const expectedExit = switches.expectedExit(clusterId, vmid);
     const learnedExit = switches.learnedExit(clusterId, vmid);
@@ -203,6 +206,7 @@ export function createCheckService(options: CheckServiceOptions): CheckService {
     exitPrefs: {
       expected: (clusterId, vmid) => switches.expectedExit(clusterId, vmid),
       learn: (clusterId, vmid, address) => switches.learnExit(clusterId, vmid, address),
+      onChange: (listener) => void exitListeners.add(listener),
     },
     setExpectedExit({ clusterId, vmid, expected, confirmLearned, clear }) {
       if (clear) switches.setExpectedExit(clusterId, vmid, undefined);
@@ -228,6 +232,7 @@ export function createCheckService(options: CheckServiceOptions): CheckService {
         switches.setExpectedExit(clusterId, vmid, parsed.entries);
       }
       log.info('proxy expected exit', { cluster: clusterId, vmid, set: switches.expectedExit(clusterId, vmid) !== undefined });
+      for (const listener of exitListeners) listener(clusterId, vmid);
       return exitOf(clusterId, vmid);
     },
     checkSoon: (clusterId, vmid, delayMs) => schedule.checkSoon(proxyKey(clusterId, vmid), delayMs),

@@ -41,8 +41,25 @@ import { md5Crypt } from '../proxy-credentials/md5-crypt';
 import type { DemoRoute } from '../proxy-check/service';
 import type { Simulator } from '../../simulator';
 
-/** The egress address the demo's echo reports: TEST-NET-3 (RFC 5737), never a real host. */
+/** The egress address the demo's echo reports for a proxy on vmbr0 untagged: TEST-NET-3 (RFC 5737), never a real host. */
 export const DEMO_EGRESS_ADDRESS = '203.0.113.47';
+
+/**
+ * Where a demo proxy reaches "the internet": one documentation address (RFC 5737) per network its net0 is on, as
+ * if each bridge, VLAN and vnet of the demo were routed to its own uplink. So a proxy moved to another VLAN by
+ * Reconfigure exits elsewhere, and the expected-exit alert has something true to say. A VLAN tag N exits from
+ * 198.51.100.N (TEST-NET-2; tags above 254 share by their remainder), another bridge or vnet from its own 203.0.113
+ * address.
+ */
+export function demoEgressOf(net0: string | undefined): string {
+  const field = (name: string) => new RegExp(`(?:^|,)${name}=([^,]+)`).exec(net0 ?? '')?.[1];
+  const tag = Number(field('tag'));
+  if (Number.isInteger(tag) && tag >= 1 && tag <= 4094) return `198.51.100.${((tag - 1) % 254) + 1}`;
+  return BRIDGE_EGRESS[field('bridge') ?? 'vmbr0'] ?? '203.0.113.200';
+}
+const BRIDGE_EGRESS: Record<string, string> = { vmbr0: DEMO_EGRESS_ADDRESS, vmbr1: '203.0.113.48', egress2: '203.0.113.99' };
+/** The exit of the demo's own proxies on VLAN 4 (VMs 150001 and 150002). */
+export const DEMO_VLAN4_EGRESS_ADDRESS = demoEgressOf('bridge=vmbr0,tag=4');
 export const DEMO_CHECK_NOTE = 'demo: checked against the built-in echo';
 /** The demo proxy that fails its checks on purpose (tinyproxy, upstream "down": 502). */
 export const DEMO_BROKEN_VMID = 150_003;
@@ -183,19 +200,28 @@ export async function startDemoProxies(sim: Simulator, logger: Logger): Promise<
     s.on('error', () => s.destroy());
   };
 
+  /** The exit of each demo proxy, read from its VM's net0 at each request (a Reconfigure may have moved it). */
+  const egressOf = (vmid: number) => demoEgressOf(sim.state.vms.get(vmid)?.config.net0 as string | undefined);
+  /** The exit a tunnel handed to the echo leaves from (the echo sees only the socket). */
+  const tunnelExit = new WeakMap<Socket, string>();
+
   // The echo: the one target the demo proxies reach. It also serves the connections the tunnels hand it.
   const echo = createHttpServer((req, res) => {
-    if (req.method === 'GET' && (req.url ?? '').split('?')[0] === '/ip') answer(res, 200, DEMO_EGRESS_ADDRESS);
+    if (req.method === 'GET' && (req.url ?? '').split('?')[0] === '/ip') answer(res, 200, tunnelExit.get(req.socket) ?? DEMO_EGRESS_ADDRESS);
     else answer(res, 404, 'not found\n');
   });
   echo.on('connection', track);
   const echoListening = await listen(echo);
   const echoAuthority = `127.0.0.1:${echoListening.port}`;
   const echoUrl = `http://${echoAuthority}/ip`;
-  /** Hands a tunnelled connection to the echo, as if it had connected there (it did not: nothing is dialled). */
-  const serveEcho = (socket: Socket) => echo.emit('connection', socket);
+  /** Hands a tunnelled connection to the echo, as if it had connected there from the proxy's exit (nothing is dialled). */
+  const serveEcho = (socket: Socket, vmid: number) => {
+    tunnelExit.set(socket, egressOf(vmid));
+    echo.emit('connection', socket);
+  };
 
-  function httpProxy(broken: boolean, authOf: () => DemoAuth | undefined): HttpServer {
+  function httpProxy(vmid: number, authOf: () => DemoAuth | undefined): HttpServer {
+    const broken = vmid === DEMO_BROKEN_VMID;
     const server = createHttpServer((req, res) => {
       if (broken) return void answer(res, 502, 'demo: this proxy cannot reach anything\n');
       if (!authorized(authOf(), req.headers['proxy-authorization'])) {
@@ -210,7 +236,7 @@ export async function startDemoProxies(sim: Simulator, logger: Logger): Promise<
       }
       if (!target || target.host !== echoAuthority) return void answer(res, 403, 'demo: only the built-in echo is reachable\n');
       if (target.pathname !== '/ip') return void answer(res, 404, 'not found\n');
-      answer(res, 200, DEMO_EGRESS_ADDRESS);
+      answer(res, 200, egressOf(vmid));
     });
     server.on('connect', (req: { url?: string; headers: Record<string, string | string[] | undefined> }, socket: Socket, head: Buffer) => {
       track(socket);
@@ -222,19 +248,19 @@ export async function startDemoProxies(sim: Simulator, logger: Logger): Promise<
       if (req.url !== echoAuthority) return void socket.end('HTTP/1.1 403 Forbidden\r\nContent-Length: 0\r\n\r\n');
       socket.write('HTTP/1.1 200 Connection established\r\n\r\n');
       if (head.length > 0) socket.unshift(head);
-      serveEcho(socket);
+      serveEcho(socket, vmid);
     });
     return server;
   }
 
-  function socksProxy(authOf: () => DemoAuth | undefined): Server {
+  function socksProxy(vmid: number, authOf: () => DemoAuth | undefined): Server {
     return createNetServer((socket) => {
       track(socket);
-      socks5Serve(socket, authOf()).catch(() => socket.destroy());
+      socks5Serve(socket, vmid, authOf()).catch(() => socket.destroy());
     });
   }
 
-  async function socks5Serve(socket: Socket, auth: DemoAuth | undefined): Promise<void> {
+  async function socks5Serve(socket: Socket, vmid: number, auth: DemoAuth | undefined): Promise<void> {
     const [version, count] = await readBytes(socket, 2);
     const methods = await readBytes(socket, count ?? 0);
     if (version !== 5) return void socket.destroy();
@@ -264,7 +290,7 @@ export async function startDemoProxies(sim: Simulator, logger: Logger): Promise<
     // 2: "connection not allowed by ruleset" — the demo proxy reaches only its echo.
     if (`${host === 'localhost' ? '127.0.0.1' : host}:${port}` !== echoAuthority) return void socket.end(reply(2));
     socket.write(reply(0));
-    serveEcho(socket);
+    serveEcho(socket, vmid);
   }
 
   const proxies = new Map<number, Promise<Listening & { preset: DemoPreset }>>();
@@ -274,7 +300,7 @@ export async function startDemoProxies(sim: Simulator, logger: Logger): Promise<
     if (!running) {
       // The demo's own proxies get their credentials once main made them (requireCredentials); a created one's are in its seed.
       const authOf = () => required.get(vmid) ?? preset.auth;
-      const server = preset.kind === 'microsocks' ? socksProxy(authOf) : httpProxy(vmid === DEMO_BROKEN_VMID, authOf);
+      const server = preset.kind === 'microsocks' ? socksProxy(vmid, authOf) : httpProxy(vmid, authOf);
       running = listen(server).then((l) => {
         log.info('demo proxy listening', { vmid, preset: preset.kind, port: preset.port, loopbackPort: l.port });
         return { ...l, preset };

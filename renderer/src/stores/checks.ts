@@ -34,7 +34,8 @@ export interface ChecksState {
   reload(): Promise<void>;
   loadCluster(clusterId: string): Promise<void>;
   applyResult(entry: CheckEntry): void;
-  loadHistory(clusterId: string, vmid: number): Promise<void>;
+  /** `quiet`: a refresh of what is shown (no loading state, a failure keeps it). */
+  loadHistory(clusterId: string, vmid: number, options?: { quiet?: boolean }): Promise<void>;
   setEnabled(clusterId: string, vmid: number, enabled: boolean): Promise<AppErrorValue | undefined>;
   /** Issue 24: the proxy's expected exit typed, the learned one confirmed, or cleared; main's refusal when it refuses. */
   setExpectedExit(
@@ -103,18 +104,22 @@ export const useChecks = create<ChecksState>((set, get) => ({
       const checks = [...open.value.checks, entry].slice(-HISTORY_LIMIT);
       return { latest, histories: { ...s.histories, [key]: { ...open, value: { ...open.value, checks } } } };
     });
+    // A good check may have changed what main proposes as the exit (the first one, or one outside the expected):
+    // an open drawer reads it again, quietly.
+    if (entry.ok && entry.egressAddress && get().histories[key]?.value) void get().loadHistory(entry.clusterId, entry.vmid, { quiet: true });
   },
 
-  async loadHistory(clusterId, vmid) {
+  async loadHistory(clusterId, vmid, options = {}) {
     const key = checksKey(clusterId, vmid);
     const put = (entry: Partial<HistoryEntry>) =>
       set((s) => ({
         histories: { ...s.histories, [key]: { ...(s.histories[key] ?? { loading: false, value: undefined, error: undefined }), ...entry } },
       }));
     const api = get().api;
-    put({ loading: true });
+    if (!options.quiet) put({ loading: true });
     const input = { clusterId, vmid, hours: HISTORY_HOURS, limit: HISTORY_LIMIT };
     const answer = api ? await api.request['checks.history'](input) : await notAttached<CheckHistory>();
+    if (options.quiet && !answer.ok) return; // the drawer keeps what it shows; the next read says what went wrong
     put(answer.ok ? { loading: false, value: answer.value, error: undefined } : { loading: false, error: answer.error });
   },
 

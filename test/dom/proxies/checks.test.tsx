@@ -4,7 +4,7 @@
  * proxy's off switch, a result arriving while it is open), the table's Last
  * check cell (state, latency, egress, sparkline), and Test's note.
  */
-import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { CheckEntry, CheckHistory } from '../../../shared/channels/checks';
 import type { VmRow } from '../../../shared/channels/inventory';
@@ -117,6 +117,24 @@ describe("the drawer's scheduled checks", () => {
       expected: '203.0.113.0/28',
     });
     expect(within(section()).getByText('203.0.113.0/28')).toBeTruthy();
+  });
+
+  it('issue 24: a proxy that left outside its expected exit is offered the new exit, and a good check read while open brings that offer', async () => {
+    let value = history({ expectedExit: ['203.0.113.5'] });
+    stub.answer('checks.history', () => ({ ok: true, value }));
+    stub.answer('checks.setExpectedExit', () => {
+      value = history({ expectedExit: ['198.51.100.20'] });
+      return { ok: true, value: { expectedExit: value.expectedExit } };
+    });
+    await act(async () => render(<ProxyDrawer row={rowOf(vm(101))} onClose={() => undefined} />));
+    expect(within(section()).queryByText(/outside it/)).toBeNull();
+    value = history({ expectedExit: ['203.0.113.5'], learnedExit: '198.51.100.20' });
+    await act(async () => useChecks.getState().applyResult(check(10, { egressAddress: '198.51.100.20' })));
+    await waitFor(() => expect(within(section()).getByText(/outside it/).textContent).toContain('The last check left from 198.51.100.20'));
+    await act(async () => fireEvent.click(within(section()).getByRole('button', { name: 'Expect 198.51.100.20 instead' })));
+    expect(stub.calls.filter(([c]) => c === 'checks.setExpectedExit').at(-1)?.[1]).toEqual({ clusterId: 'demo', vmid: 101, confirmLearned: true });
+    expect(within(section()).queryByText(/outside it/)).toBeNull();
+    expect(within(section()).getByText('198.51.100.20')).toBeTruthy();
   });
 
   it('adds a result that arrives while the drawer is open', async () => {

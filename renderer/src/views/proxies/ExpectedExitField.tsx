@@ -2,7 +2,8 @@
  * Issue 24: the drawer's expected exit of a proxy: where its traffic should
  * leave for the internet, typed as an address, a CIDR or several, or the
  * first good check's address confirmed. The scheduled checks raise "Egress
- * outside the expected" when a check leaves elsewhere. The words of a bad
+ * outside the expected" when a check leaves elsewhere, and then propose that
+ * address as the new exit (a proxy moved to another VLAN on purpose). The words of a bad
  * entry are the shared rule's (shared/domain/expected-exit.ts), shown before
  * anything is sent; main checks again.
  */
@@ -38,12 +39,23 @@ export function ExpectedExitField({ clusterId, vmid, history }: { clusterId: str
   return (
     <div className="expected-exit">
       {history.expectedExit ? (
-        <p>
-          Expected exit: <strong>{expectedExitWords(history.expectedExit)}</strong>. A check that leaves elsewhere raises an alert.{' '}
-          <button type="button" className="link-button" disabled={disabled} onClick={() => void send({ clear: true })}>
-            Clear
-          </button>
-        </p>
+        <>
+          <p>
+            Expected exit: <strong>{expectedExitWords(history.expectedExit)}</strong>. A check that leaves elsewhere raises an alert.{' '}
+            <button type="button" className="link-button" disabled={disabled} onClick={() => void send({ clear: true })}>
+              Clear
+            </button>
+          </p>
+          {history.learnedExit && (
+            <p className="expected-exit-moved" role="status">
+              The last check left from <strong>{history.learnedExit}</strong>, outside it. If the proxy was moved on purpose (another
+              bridge, VLAN or uplink), make that its exit.{' '}
+              <button type="button" disabled={disabled} onClick={() => void send({ confirmLearned: true })}>
+                Expect {history.learnedExit} instead
+              </button>
+            </p>
+          )}
+        </>
       ) : history.learnedExit ? (
         <p>
           The first good check left from <strong>{history.learnedExit}</strong>.{' '}

@@ -10,7 +10,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { composeApp, type ComposedApp } from '../../../support/compose-app';
 import { createLogger } from '../../../../main/log/logger';
-import { DEMO_BROKEN_VMID, DEMO_EGRESS_ADDRESS } from '../../../../main/services/demo/demo-proxies';
+import { DEMO_BROKEN_VMID, DEMO_VLAN4_EGRESS_ADDRESS } from '../../../../main/services/demo/demo-proxies';
 import type { CheckRecord } from '../../../../main/services/history/types';
 import type { LatestChecks, CheckHistory } from '../../../../shared/channels/checks';
 import type { InventorySnapshot } from '../../../../shared/channels/inventory';
@@ -71,10 +71,10 @@ describe('scheduled checks on the demo cluster', () => {
       { timeout: 15_000, interval: 50 },
     );
     const squid = app.history.checks('demo', 150_001, 0)[0]!;
-    expect(squid).toMatchObject({ ok: true, origin: 'scheduled', httpStatus: 200, egressAddress: DEMO_EGRESS_ADDRESS });
+    expect(squid).toMatchObject({ ok: true, origin: 'scheduled', httpStatus: 200, egressAddress: DEMO_VLAN4_EGRESS_ADDRESS });
     expect(squid.latencyMs).toBeGreaterThanOrEqual(0);
     // microsocks speaks SOCKS5 on 1080: the demo's preset told the schedule, no Test needed.
-    expect(app.history.checks('demo', 150_002, 0)[0]).toMatchObject({ ok: true, egressAddress: DEMO_EGRESS_ADDRESS });
+    expect(app.history.checks('demo', 150_002, 0)[0]).toMatchObject({ ok: true, egressAddress: DEMO_VLAN4_EGRESS_ADDRESS });
     const broken = app.history.checks('demo', DEMO_BROKEN_VMID, 0)[0]!;
     expect(broken).toMatchObject({ ok: false, origin: 'scheduled', httpStatus: 502, stage: 'request' });
     expect(broken.problem).toMatch(/502/);
@@ -106,7 +106,7 @@ describe('scheduled checks on the demo cluster', () => {
       port: 3128,
     });
     expect(result.reachable).toBe(true);
-    expect(app.history.checks('demo', 150_001, 0).at(-1)).toMatchObject({ origin: 'manual', ok: true, egressAddress: DEMO_EGRESS_ADDRESS });
+    expect(app.history.checks('demo', 150_001, 0).at(-1)).toMatchObject({ origin: 'manual', ok: true, egressAddress: DEMO_VLAN4_EGRESS_ADDRESS });
     expect(heard.slice(before).map((h) => h.record.origin)).toEqual(['manual']);
   });
 

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { composeApp, type ComposedApp } from '../../../support/compose-app';
 import { createLogger } from '../../../../main/log/logger';
 import { demoCredentials, startDemoCluster } from '../../../../main/services/demo/demo-cluster';
-import { DEMO_EGRESS_ADDRESS } from '../../../../main/services/demo/demo-proxies';
+import { DEMO_EGRESS_ADDRESS, DEMO_VLAN4_EGRESS_ADDRESS } from '../../../../main/services/demo/demo-proxies';
 import { checkProxy } from '../../../../main/services/proxy-check/check';
 import { presets } from '../../../../renderer/src/views/create/presets';
 import type { ProxyCheckResult } from '../../../../shared/channels/proxy-check';
@@ -110,7 +110,7 @@ describe('credentials on the demo', () => {
       const creds = await request<{ username: string; password: string }>('proxies.credentials', { clusterId: 'demo', vmid });
       expect(creds.username).toBe('egress');
       const passed = await request<ProxyCheckResult>('proxies.test', { clusterId: 'demo', vmid, protocol, port });
-      expect(passed, JSON.stringify(passed.problem)).toMatchObject({ reachable: true, egressAddress: DEMO_EGRESS_ADDRESS });
+      expect(passed, JSON.stringify(passed.problem)).toMatchObject({ reachable: true, egressAddress: DEMO_VLAN4_EGRESS_ADDRESS });
       const route = await app.profiles.directory.get('demo').demoProxies!.route(vmid, port);
       if (route?.kind !== 'listening') throw new Error('no demo stand-in');
       const bare = await checkProxy({ host: route.host, port: route.port, protocol, targetUrl: route.targetUrl, timeoutMs: 5000 });

@@ -8,7 +8,7 @@ import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../../../main/log/logger';
 import { startDemoCluster, type DemoCluster } from '../../../../main/services/demo/demo-cluster';
-import { DEMO_EGRESS_ADDRESS, presetOfSeed } from '../../../../main/services/demo/demo-proxies';
+import { DEMO_VLAN4_EGRESS_ADDRESS, demoEgressOf, presetOfSeed } from '../../../../main/services/demo/demo-proxies';
 import { httpConnect } from '../../../../main/services/proxy-check/http-connect';
 import { socks5Handshake } from '../../../../main/services/proxy-check/socks5';
 import { presets } from '../../../../renderer/src/views/create/presets';
@@ -52,18 +52,44 @@ describe('the demo proxies', () => {
     const ok = await open(port);
     await httpConnect(ok, '127.0.0.1', Number(echo().port));
     expect(await getOver(ok, echo().host)).toMatch(
-      new RegExp(`^HTTP/1.1 200[\\s\\S]*\\r\\n\\r\\n${DEMO_EGRESS_ADDRESS.replaceAll('.', '\\.')}$`),
+      new RegExp(`^HTTP/1.1 200[\\s\\S]*\\r\\n\\r\\n${DEMO_VLAN4_EGRESS_ADDRESS.replaceAll('.', '\\.')}$`),
     );
     const other = await open(port);
     await expect(httpConnect(other, 'api.ipify.org', 443)).rejects.toMatchObject({ failure: 'refused-target', status: 403 });
     other.destroy();
   });
 
+  it('exits from the address of the network the VM is on now: a Reconfigure to another VLAN moves its exit, on both protocols', async () => {
+    const vms = [150_001, 150_002].map((vmid) => demo.sim.state.vms.get(vmid)!);
+    const before = vms.map((vm) => vm.config.net0);
+    try {
+      for (const vm of vms) vm.config.net0 = String(vm.config.net0).replace('tag=4', 'tag=30');
+      const http = await open(await loopbackPort(150_001, 3128));
+      await httpConnect(http, '127.0.0.1', Number(echo().port));
+      expect(await getOver(http, echo().host)).toMatch(/\r\n\r\n198\.51\.100\.30$/);
+      const socks = await open(await loopbackPort(150_002, 1080));
+      await socks5Handshake(socks, '127.0.0.1', Number(echo().port));
+      expect(await getOver(socks, echo().host)).toMatch(/\r\n\r\n198\.51\.100\.30$/);
+    } finally {
+      vms.forEach((vm, i) => (vm.config.net0 = before[i]));
+    }
+  });
+
+  it('gives each demo network its own documentation address as the exit', () => {
+    expect(demoEgressOf('virtio=BC:24:11:00:00:01,bridge=vmbr0')).toBe('203.0.113.47');
+    expect(demoEgressOf('virtio=BC:24:11:00:00:01,bridge=vmbr0,tag=4')).toBe(DEMO_VLAN4_EGRESS_ADDRESS);
+    expect(DEMO_VLAN4_EGRESS_ADDRESS).toBe('198.51.100.4');
+    expect(demoEgressOf('virtio=BC:24:11:00:00:01,bridge=vmbr0,tag=4094')).toBe('198.51.100.30');
+    expect(demoEgressOf('virtio=BC:24:11:00:00:01,bridge=vmbr1')).toBe('203.0.113.48');
+    expect(demoEgressOf('virtio=BC:24:11:00:00:01,bridge=egress2')).toBe('203.0.113.99');
+    expect(demoEgressOf(undefined)).toBe('203.0.113.47');
+  });
+
   it('speaks SOCKS5 for microsocks, and refuses a target other than the echo with "not allowed by ruleset"', async () => {
     const port = await loopbackPort(150_002, 1080);
     const ok = await open(port);
     await socks5Handshake(ok, '127.0.0.1', Number(echo().port));
-    expect(await getOver(ok, echo().host)).toContain(`\r\n\r\n${DEMO_EGRESS_ADDRESS}`);
+    expect(await getOver(ok, echo().host)).toContain(`\r\n\r\n${DEMO_VLAN4_EGRESS_ADDRESS}`);
     const other = await open(port);
     await expect(socks5Handshake(other, 'api.ipify.org', 443)).rejects.toThrow('connection not allowed by ruleset');
     other.destroy();

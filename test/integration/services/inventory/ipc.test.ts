@@ -8,7 +8,7 @@ import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { composeApp, type ComposedApp } from '../../../support/compose-app';
 import { createLogger } from '../../../../main/log/logger';
-import { DEMO_EGRESS_ADDRESS } from '../../../../main/services/demo/demo-proxies';
+import { DEMO_VLAN4_EGRESS_ADDRESS } from '../../../../main/services/demo/demo-proxies';
 import type { ClusterInventory, VmRow } from '../../../../shared/channels/inventory';
 import type { HealthSnapshot, NodeHealth } from '../../../../shared/channels/health';
 import { egressAttempts, isLoopbackHost } from '../../../support/no-egress';
@@ -108,14 +108,14 @@ describe('monitoring over IPC', () => {
           connectMs: expect.any(Number),
           latencyMs: expect.any(Number),
           httpStatus: 200,
-          egressAddress: DEMO_EGRESS_ADDRESS,
+          egressAddress: DEMO_VLAN4_EGRESS_ADDRESS,
           note: 'demo: checked against the built-in echo',
         },
       });
       // microsocks (SOCKS5, 1080).
       expect(await call('proxies.test', { clusterId: 'demo', vmid: 150_002, protocol: 'socks5', port: 1080 })).toMatchObject({
         ok: true,
-        value: { reachable: true, address: address(150_002), port: 1080, egressAddress: DEMO_EGRESS_ADDRESS, targetUrl: echo },
+        value: { reachable: true, address: address(150_002), port: 1080, egressAddress: DEMO_VLAN4_EGRESS_ADDRESS, targetUrl: echo },
       });
       // The broken one (tinyproxy, 8888): its upstream is down, it answers 502; the message names the guest, not 127.0.0.1.
       const broken = (await call('proxies.test', { clusterId: 'demo', vmid: 150_003, protocol: 'http', port: 8888 })) as {

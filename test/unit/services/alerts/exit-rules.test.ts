@@ -28,12 +28,18 @@ beforeEach(() => {
 });
 afterEach(() => store.close());
 
+let changed: ((clusterId: string, vmid: number) => void) | undefined;
+
 function build() {
   const engine = new AlertEngine({ store, now: () => clock, onEvent: (e) => events.push(e) });
   return new ExitRules(
     engine,
     () => alertThresholds(settings),
-    { expected: (_c, vmid) => expected.get(vmid), learn: (_c, vmid, a) => void (learned.has(vmid) || learned.set(vmid, a)) },
+    {
+      expected: (_c, vmid) => expected.get(vmid),
+      learn: (_c, vmid, a) => void (learned.has(vmid) || learned.set(vmid, a)),
+      onChange: (listener) => void (changed = listener),
+    },
     () => settings.distinctExitTags ?? [],
   );
 }
@@ -70,6 +76,18 @@ describe('egress outside the expected exit', () => {
     expect(events[0]!.alert.reason).toContain('from 198.51.100.1, outside its expected exit 203.0.113.0/28, 2001:db8::/48');
     rules.observeCheck(good(105, '2001:db8:0:1::7'), proxy(105));
     expect(kinds()).toEqual(['raised egress-outside-expected vm:105', 'resolved egress-outside-expected vm:105']);
+  });
+
+  it('resolves at once when the user changes the expected exit to take the address in, without waiting for a check', () => {
+    expected.set(105, ['203.0.113.5']);
+    const rules = build();
+    rules.observeCheck(good(105, '198.51.100.20'), proxy(105));
+    expect(kinds()).toEqual(['raised egress-outside-expected vm:105']);
+    expected.set(105, ['203.0.113.5', '198.51.100.0/24']);
+    changed!('c1', 105);
+    expect(kinds()).toEqual(['raised egress-outside-expected vm:105', 'resolved egress-outside-expected vm:105']);
+    changed!('c1', 999); // a proxy never seen: nothing to judge
+    expect(events).toHaveLength(2);
   });
 
   it('says nothing with the rule switched off', () => {

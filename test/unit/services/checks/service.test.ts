@@ -210,6 +210,26 @@ describe('scheduled checks: who is checked', () => {
     expect(second.service.setExpectedExit({ clusterId: 'c', vmid: 101, clear: true })).toEqual({});
   });
 
+  it('issue 24: with an expected exit, proposes the latest address outside it (a proxy moved to another VLAN), withdraws it when checks are back inside, and tells the alerts when the user confirms', async () => {
+    const s = setup({ rows: [row(101)] });
+    const changed: string[] = [];
+    s.service.exitPrefs.onChange((clusterId, vmid) => changed.push(`${clusterId}/${vmid}`));
+    s.service.exitPrefs.learn('c', 101, '203.0.113.5');
+    s.service.setExpectedExit({ clusterId: 'c', vmid: 101, confirmLearned: true });
+    expect(changed).toEqual(['c/101']);
+    const exit = () => s.service.history({ clusterId: 'c', vmid: 101, hours: 1 });
+    s.service.exitPrefs.learn('c', 101, '203.0.113.5');
+    expect(exit().learnedExit).toBeUndefined();
+    s.service.exitPrefs.learn('c', 101, '198.51.100.20');
+    s.service.exitPrefs.learn('c', 101, '198.51.100.21');
+    expect(exit()).toMatchObject({ expectedExit: ['203.0.113.5'], learnedExit: '198.51.100.21' });
+    s.service.exitPrefs.learn('c', 101, '203.0.113.5');
+    expect(exit().learnedExit).toBeUndefined();
+    s.service.exitPrefs.learn('c', 101, '198.51.100.21');
+    expect(s.service.setExpectedExit({ clusterId: 'c', vmid: 101, confirmLearned: true })).toEqual({ expectedExit: ['198.51.100.21'] });
+    expect(changed).toEqual(['c/101', 'c/101']);
+  });
+
   it("keeps a proxy's off switch across a restart, and forgets it when the VM is deleted", async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'egress-checks-'));
     const first = setup({ rows: [row(101), row(102)], dataDir });
