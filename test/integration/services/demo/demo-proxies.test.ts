@@ -82,7 +82,7 @@ describe('the demo proxies', () => {
   });
 
   it("reads a created proxy's preset and port from its seed's cloud-config", () => {
-    const kinds = { squid: 'squid', tinyproxy: 'tinyproxy', socks5: 'microsocks' } as const;
+    const kinds = { squid: 'squid', tinyproxy: 'tinyproxy', socks5: 'microsocks', dante: 'dante' } as const;
     for (const preset of presets)
       expect(presetOfSeed(Buffer.from(`CD001 padding\n${preset.render(4321)}\n`, 'latin1'))).toEqual({
         kind: kinds[preset.id],
