@@ -41,11 +41,7 @@ export async function startDanteOnIpv6(): Promise<RealProxy> {
   const config = danteConfig(port, 'pass')
     .replace(`internal: 127.0.0.1 port = ${port}`, `internal: ::1 port = ${port}`)
     .replace('external: 127.0.0.1', 'external: 127.0.0.1\nexternal: ::1')
-    .replace('client pass { from: 127.0.0.0/8 to: 0.0.0.0/0 }', 'client pass { from: ::1/128 to: ::/0 }')
-    .replace(
-      'socks pass { from: 127.0.0.0/8 to: 0.0.0.0/0 }',
-      'socks pass { from: ::1/128 to: 0.0.0.0/0 }\nsocks pass { from: ::1/128 to: ::/0 }',
-    );
+    .replace('client pass { from: 127.0.0.0/8 to: 0.0.0.0/0 }', 'client pass { from: ::1/128 to: ::/0 }');
   writeFileSync(file, config);
   return run('danted', 'socks5', port, ['-f', file, '-p', join(folder.dir, 'danted.pid')], folder, (said) =>
     /Dante\/server\S* v\S+ running/.test(said),

@@ -5,13 +5,15 @@
  * config in a temp folder, in the foreground as a child of the test, and is
  * stopped by the test (its whole process group) when done.
  *
- * The configs of Squid, tinyproxy and microsocks are the app's own presets
+ * The configs of Squid, tinyproxy, microsocks and Dante are the app's own presets
  * (renderer/src/views/create/presets.ts), rendered for that port and read
  * out of their cloud-config, so a typo in a preset fails here. They are
  * adapted only where a test has to: listen on 127.0.0.1 rather than every
  * address, let 127.0.0.1 in (the presets allow the private ranges), and keep
- * the pid file and logs in the temp folder. The app has no Dante preset:
- * its config is written here, to refuse clients on demand.
+ * the pid file and logs in the temp folder. Dante's preset is adapted the
+ * same way (and its `external:` set to 127.0.0.1, where a VM's runcmd writes
+ * its default route's interface), with a loopback client rule that lets
+ * the test in or, on demand, refuses it.
  *
  * With credentials (issue 24) a preset is rendered with "require a username
  * and password" and its placeholders filled as main fills them when it
@@ -28,7 +30,7 @@ import { connect, createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'yaml';
-import { presets, type Preset } from '../../renderer/src/views/create/presets';
+import { DANTE_EXTERNAL_PLACEHOLDER, presets, type Preset } from '../../renderer/src/views/create/presets';
 import { fillCredentials } from '../../shared/domain/proxy-credentials';
 import { md5Crypt } from '../../main/services/proxy-credentials/md5-crypt';
 
@@ -179,20 +181,33 @@ export function microsocksArgs(port: number, credentials?: TestCredentials): str
   return args;
 }
 
-/** Dante on 127.0.0.1, leaving from 127.0.0.1; `clients: 'block'` turns every client away as it is accepted. */
-export function danteConfig(port: number, clients: 'pass' | 'block', method: 'none' | 'username' = 'none'): string {
-  return [
-    'logoutput: stderr',
-    `internal: 127.0.0.1 port = ${port}`,
-    'external: 127.0.0.1',
-    'clientmethod: none',
-    `socksmethod: ${method}`,
-    'user.privileged: root',
-    'user.unprivileged: nobody',
-    `client ${clients} { from: 127.0.0.0/8 to: 0.0.0.0/0 }`,
-    'socks pass { from: 127.0.0.0/8 to: 0.0.0.0/0 }',
-    '',
-  ].join('\n');
+/**
+ * Dante's preset config (/etc/danted.conf) for `port`, adapted for a test: listening on 127.0.0.1, leaving from
+ * 127.0.0.1 where the seed's runcmd would write the default route's interface, logging to stderr, and 127.0.0.1
+ * let in (`pass`) or turned away at accept (`block`) ahead of the preset's own client rules.
+ */
+export function danteConfig(port: number, clients: 'pass' | 'block', credentials?: TestCredentials): string {
+  const preset = presetFile('dante', port, '/etc/danted.conf', credentials);
+  const internal = `internal: 0.0.0.0 port = ${port}\n`;
+  const external = `external: ${DANTE_EXTERNAL_PLACEHOLDER}\n`;
+  if (!preset.includes(internal)) throw new Error(`the Dante preset does not listen with "${internal.trim()}"`);
+  if (!preset.includes(external)) throw new Error(`the Dante preset has no "${external.trim()}" for its runcmd to fill`);
+  const firstClient = preset.search(/^client /m);
+  if (firstClient === -1) throw new Error('the Dante preset has no client rules');
+  return `${preset.slice(0, firstClient)}client ${clients} { from: 127.0.0.0/8 to: 0.0.0.0/0 }\n${preset.slice(firstClient)}`
+    .replace('logoutput: syslog\n', 'logoutput: stderr\n')
+    .replace(internal, `internal: 127.0.0.1 port = ${port}\n`)
+    .replace(external, 'external: 127.0.0.1\n');
+}
+
+/** The `user:hash` line the Dante preset's runcmd gives `chpasswd -e`, its placeholders filled as main fills them. */
+export function danteShadowEntry(port: number, credentials: TestCredentials): { username: string; hash: string } {
+  const { runcmd = [] } = parse(presetUserData('dante', port, credentials)) as { runcmd?: string[] };
+  const line = runcmd.map((c) => /^printf '%s\\n' '([^':]+):([^']+)' \| chpasswd -e$/.exec(c)).find((m) => m !== null);
+  if (!line) throw new Error("the Dante preset's runcmd sets no password with chpasswd -e");
+  if (!runcmd.some((c) => c.includes(`useradd --system --no-create-home --shell /usr/sbin/nologin ${line[1]}`)))
+    throw new Error("the Dante preset's runcmd makes no system user for its username");
+  return { username: line[1]!, hash: line[2]! };
 }
 
 export interface ConfigCheck {
@@ -388,15 +403,16 @@ export async function startDante(clients: 'pass' | 'block', credentials?: TestCr
   const port = await freePort();
   const folder = scratch('dante');
   const file = join(folder.dir, 'danted.conf');
-  writeFileSync(file, danteConfig(port, clients, credentials ? 'username' : 'none'));
+  writeFileSync(file, danteConfig(port, clients, credentials));
   const ready = (said: string) => /Dante\/server\S* v\S+ running/.test(said);
   const args = ['-f', file, '-p', join(folder.dir, 'danted.pid')];
   if (!credentials) return run('danted', 'socks5', port, args, folder, ready);
   const passwd = join(folder.dir, 'passwd');
   const shadow = join(folder.dir, 'shadow');
-  const { username, password } = credentials;
+  // The user and hash the seed's runcmd gives useradd and `chpasswd -e`, not ones made here.
+  const { username, hash } = danteShadowEntry(port, credentials);
   writeFileSync(passwd, `${readFileSync('/etc/passwd', 'utf8')}${username}:x:64999:65534::/nonexistent:/usr/sbin/nologin\n`);
-  writeFileSync(shadow, `${readFileSync('/etc/shadow', 'utf8')}${username}:${md5Crypt(password, 'TeStSaLt', '$1$')}:20000:0:99999:7:::\n`, {
+  writeFileSync(shadow, `${readFileSync('/etc/shadow', 'utf8')}${username}:${hash}:20000:0:99999:7:::\n`, {
     mode: 0o640,
   });
   const script = `mount --bind "$1" /etc/passwd && mount --bind "$2" /etc/shadow && shift 2 && exec ${binary.danted} "$@"`;

@@ -4,7 +4,7 @@
  *
  * Each demo proxy VM gets one listener on 127.0.0.1, on a port the OS
  * chose, speaking its preset's protocol (Squid and tinyproxy: HTTP with
- * CONNECT; microsocks: SOCKS5). The guest keeps the address its simulated
+ * CONNECT; microsocks and Dante: SOCKS5). The guest keeps the address its simulated
  * agent reports; the proxy check never dials it but asks `route` where the
  * guest's port really is. Why not a loopback address per guest (127.77.x.y)?
  * Linux answers on all of 127/8, but macOS and Windows configure only
@@ -26,7 +26,7 @@
  * Issue 24: a proxy made in the demo with "require a username and password"
  * enforces the credentials its seed carries, as the real daemon would read
  * them (Squid's htpasswd hash, checked with the app's md5-crypt; tinyproxy's
- * BasicAuth; microsocks' environment file): HTTP 407 without or with wrong
+ * BasicAuth; microsocks' environment file; Dante's $1$ hash for chpasswd -e): HTTP 407 without or with wrong
  * ones, SOCKS5 "no acceptable method" or an RFC 1929 refusal. So the demo
  * shows the whole path: the check sends the credentials main keeps for it.
  * Long because it holds the three protocols' stand-ins, each with its credential
@@ -67,8 +67,9 @@ export const DEMO_BROKEN_VMID = 150_003;
 /** The demo's own proxy VMs (each runs a preset from the start). */
 export const demoSeededVmids = (): number[] => Object.keys(SEEDED).map(Number);
 
-export type DemoPresetKind = 'squid' | 'tinyproxy' | 'microsocks';
-const presetPort: Record<DemoPresetKind, number> = { squid: 3128, tinyproxy: 8888, microsocks: 1080 };
+export type DemoPresetKind = 'squid' | 'tinyproxy' | 'microsocks' | 'dante';
+const presetPort: Record<DemoPresetKind, number> = { squid: 3128, tinyproxy: 8888, microsocks: 1080, dante: 1080 };
+const speaksSocks = (kind: DemoPresetKind): boolean => kind === 'microsocks' || kind === 'dante';
 
 /** The preset each of the demo's own proxies was made with. */
 const SEEDED: Record<number, DemoPresetKind> = {
@@ -99,6 +100,12 @@ export function authOfSeed(text: string): DemoAuth | undefined {
     const [, username, hash, salt] = htpasswd;
     return { username: username!, accepts: (password) => md5Crypt(password, salt!, '$apr1$') === hash };
   }
+  // Dante's preset: the system user's `$1$` hash, as its runcmd hands it to `chpasswd -e`.
+  const shadow = /'([A-Za-z0-9_.-]+):(\$1\$([./0-9A-Za-z]{1,8})\$[./0-9A-Za-z]{22})' \| chpasswd -e/.exec(text);
+  if (shadow) {
+    const [, username, hash, salt] = shadow;
+    return { username: username!, accepts: (password) => md5Crypt(password, salt!, '$1$') === hash };
+  }
   const basic = /^\s*BasicAuth\s+(\S+)\s+(\S+)\s*$/m.exec(text);
   const user = /^\s*MICROSOCKS_USER=(\S+)\s*$/m.exec(text);
   const pass = /^\s*MICROSOCKS_PASSWORD=(\S+)\s*$/m.exec(text);
@@ -119,7 +126,7 @@ function authorized(auth: DemoAuth | undefined, header: string | string[] | unde
 /**
  * The preset a proxy made in the demo was created with, read from its seed
  * ISO's user-data (ISO 9660 stores files as they are, so the cloud-config is
- * in the bytes as text): microsocks' `-p`, Squid's `http_port`, tinyproxy's `Port`.
+ * in the bytes as text): microsocks' `-p`, Dante's `internal: … port =`, Squid's `http_port`, tinyproxy's `Port`.
  */
 export function presetOfSeed(bytes: Uint8Array): DemoPreset | undefined {
   const text = Buffer.from(bytes).toString('latin1');
@@ -127,6 +134,8 @@ export function presetOfSeed(bytes: Uint8Array): DemoPreset | undefined {
   const withAuth = (p: DemoPreset): DemoPreset => (auth ? { ...p, auth } : p);
   const socks = /microsocks\b[^\n]*?-p\s+(\d{1,5})/.exec(text);
   if (socks) return withAuth({ kind: 'microsocks', port: Number(socks[1]) });
+  const dante = /^\s*internal:[^\n]*\bport\s*=\s*(\d{1,5})\b/m.exec(text);
+  if (dante) return withAuth({ kind: 'dante', port: Number(dante[1]) });
   const squid = /^\s*http_port\s+(\d{1,5})\b/m.exec(text);
   if (squid) return withAuth({ kind: 'squid', port: Number(squid[1]) });
   const tiny = /^\s*Port\s+(\d{1,5})\b/m.exec(text);
@@ -300,7 +309,7 @@ export async function startDemoProxies(sim: Simulator, logger: Logger): Promise<
     if (!running) {
       // The demo's own proxies get their credentials once main made them (requireCredentials); a created one's are in its seed.
       const authOf = () => required.get(vmid) ?? preset.auth;
-      const server = preset.kind === 'microsocks' ? socksProxy(vmid, authOf) : httpProxy(vmid, authOf);
+      const server = speaksSocks(preset.kind) ? socksProxy(vmid, authOf) : httpProxy(vmid, authOf);
       running = listen(server).then((l) => {
         log.info('demo proxy listening', { vmid, preset: preset.kind, port: preset.port, loopbackPort: l.port });
         return { ...l, preset };
@@ -327,7 +336,7 @@ export async function startDemoProxies(sim: Simulator, logger: Logger): Promise<
     },
     endpoint(vmid) {
       const preset = sim.state.vms.has(vmid) ? presetOf(sim, vmid) : undefined;
-      return preset && { protocol: preset.kind === 'microsocks' ? 'socks5' : 'http', port: preset.port };
+      return preset && { protocol: speaksSocks(preset.kind) ? 'socks5' : 'http', port: preset.port };
     },
     async close() {
       closed = true;

@@ -8,6 +8,7 @@ const listenLine: Record<string, (port: number) => RegExp> = {
   squid: (p) => new RegExp(`^http_port ${p}$`, 'm'),
   tinyproxy: (p) => new RegExp(`^Port ${p}$`, 'm'),
   socks5: (p) => new RegExp(`^ExecStart=\\S*microsocks .*-p ${p}( |$)`, 'm'),
+  dante: (p) => new RegExp(`^internal: 0\\.0\\.0\\.0 port = ${p}$`, 'm'),
 };
 
 interface CloudConfig {
@@ -17,9 +18,10 @@ interface CloudConfig {
 }
 
 describe('cloud-init presets', () => {
-  it('offers Squid, tinyproxy and a SOCKS5 proxy', () => {
-    expect(presets.map((p) => p.id)).toEqual(['squid', 'tinyproxy', 'socks5']);
+  it('offers Squid, tinyproxy and two SOCKS5 proxies (microsocks, Dante)', () => {
+    expect(presets.map((p) => p.id)).toEqual(['squid', 'tinyproxy', 'socks5', 'dante']);
     expect(presets.find((p) => p.id === 'socks5')?.protocol).toBe('socks5');
+    expect(presets.find((p) => p.id === 'dante')?.protocol).toBe('socks5');
   });
 
   for (const preset of presets) {

@@ -1,5 +1,5 @@
 /**
- * Cloud-config starting points for the three proxy kinds the Create dialog
+ * Cloud-config starting points for the four proxy kinds the Create dialog
  * offers. Content, not rules: each is a cloud-config with the listening
  * port filled in; the admin edits the result freely. Access is limited to
  * private networks so a preset never makes an open proxy on the internet,
@@ -13,7 +13,9 @@
  * seed, so the password never reaches the renderer. Where the daemon takes a
  * hash (Squid's htpasswd file) the seed carries the hash; tinyproxy and
  * microsocks take the password itself, in a file only root (tinyproxy's
- * group) reads.
+ * group) reads. Dante's `username` method checks the system's users, so its
+ * seed carries the `$1$` crypt hash, set for a system user with `chpasswd -e`:
+ * the clear text is nowhere on the VM.
  */
 
 import { cloudConfig, literalBlock } from '../../../../shared/domain/cloud-yaml';
@@ -25,12 +27,15 @@ export interface PresetOptions {
 }
 
 export interface Preset {
-  id: 'squid' | 'tinyproxy' | 'socks5';
+  id: 'squid' | 'tinyproxy' | 'socks5' | 'dante';
   label: string;
   protocol: 'http' | 'socks5';
   defaultPort: number;
   render(port: number, options?: PresetOptions): string;
 }
+
+/** Dante's `external:` as written, until the seed's first runcmd line puts the default route's interface there. */
+export const DANTE_EXTERNAL_PLACEHOLDER = 'eth0';
 
 const privateNets = ['10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16'];
 
@@ -179,9 +184,75 @@ const socks5: Preset = {
     ),
 };
 
+/**
+ * Dante (Debian's dante-server): SOCKS5 with the `username` method (RFC 1929) checked against a system user whose
+ * /etc/shadow entry is the `$1$` hash the seed carries (`chpasswd -e`), or no method without credentials. Clients
+ * pass only from the private networks, and SOCKS5 CONNECT only to the ports Squid's preset lets a request reach
+ * (Debian's Safe_ports: never SMTP's 25), with no BIND or UDP relaying.
+ *
+ * Dante needs the interface it connects out from (`external:`; it refuses a wildcard, and `external.rotation: route`
+ * still picks only among the listed ones, danted.conf(5)). The interface's name depends on the image and the NIC
+ * (`ens18` for a virtio NIC on Debian 12's cloud images, `eth0` elsewhere), so the seed does not guess it: a runcmd
+ * line writes the name of the interface the default route leaves by (IPv4, else IPv6) into the file before the
+ * daemon starts, the same NIC main/core/seed/network-config.ts configures by its MAC.
+ */
+const dante: Preset = {
+  id: 'dante',
+  label: 'Dante (SOCKS5 proxy)',
+  protocol: 'socks5',
+  defaultPort: 1080,
+  render: (port, options = {}) =>
+    cloudConfig(
+      {
+        package_update: true,
+        packages: ['dante-server'],
+        write_files: [
+          {
+            path: '/etc/danted.conf',
+            content: literalBlock(
+              lines(
+                'logoutput: syslog',
+                `internal: 0.0.0.0 port = ${port}`,
+                `external: ${DANTE_EXTERNAL_PLACEHOLDER}`,
+                'clientmethod: none',
+                `socksmethod: ${options.credentials ? 'username' : 'none'}`,
+                // Root reads /etc/shadow for the username method; each client's session runs as nobody.
+                'user.privileged: root',
+                'user.unprivileged: nobody',
+                ...privateNets.map((n) => `client pass { from: ${n} to: 0.0.0.0/0 log: error }`),
+                'client block { from: 0.0.0.0/0 to: 0.0.0.0/0 log: connect error }',
+                // The client rules above already let in only the private networks; these say where their requests may go.
+                ...safePorts.map(
+                  (p) => `socks pass { from: 0/0 to: 0/0 port ${p.includes('-') ? p.replace('-', ' - ') : `= ${p}`} command: connect }`,
+                ),
+                'socks block { from: 0/0 to: 0/0 log: connect error }',
+              ),
+            ),
+          },
+        ],
+        runcmd: [
+          `dev=$(ip route show default | sed -n 's/.* dev \\([^ ]*\\).*/\\1/p' | head -n 1); [ -n "$dev" ] || dev=$(ip -6 route show default | sed -n 's/.* dev \\([^ ]*\\).*/\\1/p' | head -n 1); [ -n "$dev" ] && sed -i "s/^external: .*/external: $dev/" /etc/danted.conf`,
+          ...(options.credentials
+            ? [
+                `id -u ${P.user} >/dev/null 2>&1 || useradd --system --no-create-home --shell /usr/sbin/nologin ${P.user}`,
+                `printf '%s\\n' '${P.user}:${P.crypt}' | chpasswd -e`,
+              ]
+            : []),
+          'systemctl restart danted',
+          'systemctl enable danted',
+        ],
+      },
+      {
+        runcmd: options.credentials
+          ? "The first line names the interface Dante connects out from; the proxy's user is a system user without a shell, its password set from its hash."
+          : 'The first line names the interface Dante connects out from.',
+      },
+    ),
+};
+
 /** A config file's text: the lines, each ended by a newline. */
 function lines(...each: string[]): string {
   return each.map((line) => `${line}\n`).join('');
 }
 
-export const presets: readonly Preset[] = [squid, tinyproxy, socks5];
+export const presets: readonly Preset[] = [squid, tinyproxy, socks5, dante];

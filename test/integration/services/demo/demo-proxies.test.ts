@@ -71,7 +71,7 @@ describe('the demo proxies', () => {
       await socks5Handshake(socks, '127.0.0.1', Number(echo().port));
       expect(await getOver(socks, echo().host)).toMatch(/\r\n\r\n198\.51\.100\.30$/);
     } finally {
-      vms.forEach((vm, i) => (vm.config.net0 = before[i]));
+      vms.forEach((vm, i) => (vm.config.net0 = before[i]!));
     }
   });
 
@@ -108,7 +108,7 @@ describe('the demo proxies', () => {
   });
 
   it("reads a created proxy's preset and port from its seed's cloud-config", () => {
-    const kinds = { squid: 'squid', tinyproxy: 'tinyproxy', socks5: 'microsocks' } as const;
+    const kinds = { squid: 'squid', tinyproxy: 'tinyproxy', socks5: 'microsocks', dante: 'dante' } as const;
     for (const preset of presets)
       expect(presetOfSeed(Buffer.from(`CD001 padding\n${preset.render(4321)}\n`, 'latin1'))).toEqual({
         kind: kinds[preset.id],

@@ -12,7 +12,9 @@
  */
 import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
 import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { parse } from 'yaml';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { checkProxy } from '../../../../main/services/proxy-check/check';
@@ -24,6 +26,8 @@ import {
   freePort,
   microsocksArgs,
   missing,
+  presetFile,
+  presetUserData,
   scratch,
   squidConfig,
   startDante,
@@ -231,20 +235,66 @@ describe.skipIf(missing('microsocks') !== undefined)("microsocks, from its prese
   });
 });
 
-describe.skipIf(missing('danted') !== undefined)('Dante', () => {
-  it('reads its config without a complaint (danted -V), and refuses one with a typo', async () => {
+describe.skipIf(missing('danted') !== undefined)("Dante, from its preset's danted.conf", () => {
+  it('reads its preset config without a complaint (danted -V), with and without credentials, and refuses one with a typo', async () => {
     const folder = scratch('dante-parse');
     try {
       const good = join(folder.dir, 'good.conf');
       const bad = join(folder.dir, 'bad.conf');
-      writeFileSync(good, danteConfig(1080, 'block'));
+      for (const config of [danteConfig(1080, 'block'), danteConfig(1080, 'pass', { username: 'egress', password: 'x' })]) {
+        writeFileSync(good, config);
+        const verdict = await checkConfig('danted', good);
+        expect(verdict.ok, verdict.output).toBe(true);
+      }
       writeFileSync(bad, misspelt(danteConfig(1080, 'block'), 'external'));
-      const verdict = await checkConfig('danted', good);
-      expect(verdict.ok, verdict.output).toBe(true);
       expect((await checkConfig('danted', bad)).ok).toBe(false);
     } finally {
       folder.remove();
     }
+  });
+
+  it("names the interface the default route leaves by (the seed's first runcmd line), IPv4's, else IPv6's, and danted reads it", async () => {
+    const folder = scratch('dante-external');
+    try {
+      const text = presetUserData('dante', 1080);
+      const { runcmd } = parse(text) as { runcmd: string[] };
+      const conf = join(folder.dir, 'danted.conf');
+      // A stand-in `ip` answering as a Debian 12 cloud VM's does (the app's network-config matches the NIC by MAC, not name).
+      const bin = join(folder.dir, 'bin');
+      mkdirSync(bin);
+      const routes = (v4: string, v6: string) =>
+        writeFileSync(join(bin, 'ip'), `#!/bin/sh\nif [ "$1" = "-6" ]; then echo '${v6}'; else echo '${v4}'; fi\n`, { mode: 0o755 });
+      const line = runcmd[0]!.replaceAll('/etc/danted.conf', conf);
+      const run = () => execFileSync('/bin/sh', ['-c', line], { env: { PATH: `${bin}:/usr/bin:/bin` } });
+      for (const [v4, v6, dev] of [
+        ['default via 192.168.1.1 dev ens18 proto dhcp src 192.168.1.50 metric 100', '', 'ens18'],
+        ['', 'default via fe80::1 dev enp0s18 proto ra metric 1024 pref medium', 'enp0s18'],
+      ]) {
+        writeFileSync(conf, presetFile('dante', 1080, '/etc/danted.conf'));
+        routes(v4!, v6!);
+        run();
+        expect(readFileSync(conf, 'utf8')).toMatch(new RegExp(`^external: ${dev}$`, 'm'));
+      }
+      const lo = readFileSync(conf, 'utf8')
+        .replace(/^external: .*$/m, 'external: lo')
+        .replace('logoutput: syslog', 'logoutput: stderr');
+      writeFileSync(conf, lo);
+      const verdict = await checkConfig('danted', conf);
+      expect(verdict.ok, verdict.output).toBe(true);
+    } finally {
+      folder.remove();
+    }
+  });
+
+  it("relays only to the ports Squid's preset lets a request reach: a CONNECT to SMTP's 25 is the proxy's refusal", async () => {
+    const p = await started(() => startDante('pass'));
+    const result = await check(p, 'http://127.0.0.1:25/ip');
+    expect(result).toMatchObject({ reachable: false });
+    // Dante's ruleset answers "not allowed" (RFC 1928 reply 2), not the target's "connection refused" (reply 5).
+    expect(result.problem!.message).toBe(
+      `The proxy works, but the SOCKS5 proxy could not connect to 127.0.0.1:25: connection not allowed by ruleset.`,
+    );
+    expect(p.output()).toMatch(/block\(\d+\): tcp\/connect .* -> .* 127\.0\.0\.1\.25/);
   });
 
   it('is reachable, and the target saw the egress 127.0.0.1', async () => {
