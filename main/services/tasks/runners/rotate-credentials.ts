@@ -114,7 +114,7 @@ export const rotateCredentials =
       records.seedWritten(clusterId, uid, instanceId, { sealedUserData: kept, endpoint: records.endpoint(clusterId, uid) });
       if (!r.rebooted)
         throw new AppError(
-          'permanent',
+          'transient',
           `${name} (VM ${vmid}) is not running, so it has not booted its new seed yet: the seed carries the new credentials, and the app keeps both sets (checks and Test still send the current ones).`,
           'Start the VM, then Retry this task: it checks the proxy with the new credentials and, when they pass, makes them current.',
         );
@@ -156,16 +156,18 @@ async function verify(
         const exit = result.egressAddress ? `, exit ${result.egressAddress}` : '';
         return `${name} (VM ${vmid}): new credentials in use, checked through the proxy at ${result.address}:${result.port}${exit}; the old ones are forgotten.`;
       }
-      last = result.problem ? `${result.problem.message} ${result.problem.hint}` : 'the check did not pass';
+      // The problem's own words only: its hint speaks of the kept credentials, which this check did not send.
+      last = result.problem ? result.problem.message : 'the check did not pass.';
     } catch (e) {
       if (ctx.signal.aborted) throw e;
-      last = e instanceof AppError ? `${e.message} ${e.hint ?? ''}`.trim() : String(e);
+      last = e instanceof Error ? e.message : String(e);
     }
     if (Date.now() >= until) break;
     await deps.pause(deps.retryMs, ctx.signal);
   }
+  // Transient: Retry is the way on (the seed is written; a retry checks again and commits).
   throw new AppError(
-    'permanent',
+    'transient',
     `The check of ${name} (VM ${vmid}) with its new credentials did not pass: ${last} The VM's seed now carries the NEW credentials; the app keeps both sets, and checks and Test still send the current (old) ones.`,
     "Retry this task when the proxy is up: it checks again with the new credentials and, when they pass, makes them current. If it keeps failing, open the VM's console (cloud-init status), or rotate again.",
   );
