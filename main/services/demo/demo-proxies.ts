@@ -29,6 +29,8 @@
  * BasicAuth; microsocks' environment file): HTTP 407 without or with wrong
  * ones, SOCKS5 "no acceptable method" or an RFC 1929 refusal. So the demo
  * shows the whole path: the check sends the credentials main keeps for it.
+ * A created proxy's are those of the seed its guest booted with (presetOf):
+ * after a rotate's reboot the old ones are refused and the new accepted.
  * Long because it holds the three protocols' stand-ins, each with its credential
  * check, beside the one route table they share.
  */
