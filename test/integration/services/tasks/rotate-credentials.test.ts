@@ -17,31 +17,21 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { parseMark } from '../../../../main/core';
 import { createLogger } from '../../../../main/log/logger';
 import type { ProxyCredentials } from '../../../../main/ports/proxy-credentials';
-import { startDemoProxies, type DemoProxies } from '../../../../main/services/demo/demo-proxies';
-import { createProxyCheckService } from '../../../../main/services/proxy-check/service';
-import { createProxyCredentialStore, type ProxyCredentialStore } from '../../../../main/services/proxy-credentials/store';
-import type { SecretVault } from '../../../../main/services/secrets/vault';
+import type { ProxyCredentialStore } from '../../../../main/services/proxy-credentials/store';
 import { JOURNAL_FILE } from '../../../../main/services/tasks/records/journal';
 import { VERIFY_STEP } from '../../../../main/services/tasks/runners/rotate-credentials';
-import type { TaskManagerOptions } from '../../../../main/services/tasks/task-manager';
 import { PVE_VERSIONS, type PveVersion } from '../../../../main/simulator';
-import type { VmRow } from '../../../../shared/channels/inventory';
 import type { ProxyCheckResult } from '../../../../shared/channels/proxy-check';
 import { presets } from '../../../../renderer/src/views/create/presets';
+import { simChecks, simCredentialStore } from '../../../support/rotate-world';
 import { plantProxy } from '../../faults/cell';
 import { madeHere, startEnv, type Env } from './harness';
 
 const logger = createLogger({ sinks: [] });
-const keyring: SecretVault = {
-  backend: async () => ({ kind: 'keyring', protected: true, detail: 'test' }),
-  encrypt: async (text) => `enc:${Buffer.from(text).toString('hex')}`,
-  decrypt: async (text) => Buffer.from(text.slice(4), 'hex').toString('utf8'),
-};
 
 interface World {
   env: Env;
   store: ProxyCredentialStore;
-  proxies: DemoProxies;
   /** The app's own check (Test's), through the demo's loopback stand-in for the guest's port. */
   check(vmid: number, credentials?: ProxyCredentials): Promise<ProxyCheckResult>;
   /** Set to make the rotate's check fail (a proxy that does not come back). */
@@ -61,52 +51,37 @@ async function startWorld(version: PveVersion): Promise<World> {
   const dataDir = mkdtempSync(join(tmpdir(), 'egress-rotate-'));
   dirs.push(dataDir);
   const ref: { env?: Env } = {};
-  const uidOf = (vmid: number) => {
-    const vm = ref.env?.t.sim.state.vms.get(vmid);
-    return vm ? parseMark(String(vm.config.description ?? '')).uid : undefined;
-  };
-  const store = createProxyCredentialStore({
-    vault: keyring,
-    dataDir,
-    logger,
-    tokenStorage: () => 'keyring',
-    vm: (_c, vmid) => ({ uid: uidOf(vmid) }),
-  });
+  const store = simCredentialStore(() => ref.env?.t.sim, dataDir, logger);
   const down = { on: false };
-  const holder: { proxies?: DemoProxies } = {};
-  const service = createProxyCheckService({
-    logger,
-    lookup: (_c, vmid) => {
-      const vm = ref.env?.t.sim.state.vms.get(vmid);
-      return vm && ({ vmid, status: vm.power === 'running' ? 'running' : 'stopped', state: vm.power, address: '10.0.9.9' } as unknown as VmRow);
+  const holder: { checks?: Awaited<ReturnType<typeof simChecks>> } = {};
+  const env = (ref.env = await startEnv(
+    { version },
+    {
+      credentials: store,
+      rotateCheck: async (input, credentials, signal): Promise<ProxyCheckResult> => {
+        if (down.on)
+          return {
+            reachable: false,
+            address: '10.0.9.9',
+            port: input.port,
+            protocol: input.protocol,
+            targetUrl: 'http://127.0.0.1/ip',
+            problem: { kind: 'transient', stage: 'connect', message: 'The proxy refused the connection.', hint: 'Check it runs.' },
+          };
+        return holder.checks!.service.test(input, signal, { credentials });
+      },
+      rotateVerifyMs: 0,
+      rotateRetryMs: 0,
     },
-    isDemo: () => true,
-    demoRoute: async (_c, vmid, port) => holder.proxies?.route(vmid, port),
-    credentials: store,
-  });
-  const options: Partial<TaskManagerOptions> = {
-    credentials: store,
-    rotateCheck: async (input, credentials, signal) => {
-      if (down.on) return { reachable: false, address: '10.0.9.9', port: input.port, protocol: input.protocol, targetUrl: 'x', problem: { kind: 'transient', stage: 'connect', message: 'The proxy refused the connection.', hint: 'Check it runs.' } };
-      return service.test(input, signal, { credentials });
-    },
-    rotateVerifyMs: 0,
-    rotateRetryMs: 0,
-  };
-  const env = (ref.env = await startEnv({ version }, options));
-  const proxies = (holder.proxies = await startDemoProxies(env.t.sim, logger));
-  const check = async (vmid: number, credentials?: ProxyCredentials) => {
-    const endpoint = proxies.endpoint(vmid)!;
-    return service.test({ clusterId: 'sim', vmid, ...endpoint }, undefined, credentials ? { credentials } : {});
-  };
+  ));
+  const checks = (holder.checks = await simChecks(env.t.sim, { current: store }, logger));
   return {
     env,
     store,
-    proxies,
-    check,
+    check: checks.check,
     down,
     async close() {
-      await proxies.close();
+      await checks.close();
       await env.close();
     },
   };
