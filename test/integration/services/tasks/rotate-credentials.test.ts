@@ -156,6 +156,27 @@ describe('a rotate whose check fails', () => {
   });
 });
 
+describe('a rerun after the commit', () => {
+  it('finds the new set current and the seed written, sends nothing, and ends', async () => {
+    const w = (world = await startWorld('9.2'));
+    const name = 'rot-committed';
+    const vmid = await madeHere(w.env, name, presets[2]!.render(1080, { credentials: true }));
+    w.down.on = true;
+    const failed = await rotate(w, vmid, name);
+    expect(failed.state).toBe('failed');
+    // As if the run had committed, then died before it said so.
+    const uid = parseMark(String(w.env.t.sim.state.vms.get(vmid)!.config.description)).uid!;
+    await w.store.rotateCommit('sim', uid);
+    const sent = w.env.t.sim.requests.records.length;
+    w.env.manager.retry(failed.id);
+    const done = await w.env.manager.wait(failed.id);
+    expect(done.state, done.message).toBe('succeeded');
+    expect(done.message).toMatch(/uses its new credentials already/);
+    expect(w.env.t.sim.requests.records.length).toBe(sent);
+    expect((await w.check(vmid)).reachable).toBe(true);
+  });
+});
+
 describe('refused before any task', () => {
   it('in words: no credentials, user-data not kept, another task on it, a stopped VM', async () => {
     const w = (world = await startWorld('9.2'));
