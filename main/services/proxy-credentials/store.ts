@@ -107,6 +107,8 @@ export interface ProxyCredentialStore extends ProxyCredentialLookup {
   fillPending(clusterId: string, uid: string, name: string, userData: string): Promise<string>;
   /** The pending credentials, for the rotate's check; undefined when none are held. */
   pendingOf(clusterId: string, uid: string): Promise<ProxyCredentials | undefined>;
+  /** Whether a rotate of the proxy has not ended: its guest's seed may carry either set. */
+  hasPending(clusterId: string, uid: string): boolean;
   /** The rotate's check passed: the pending credentials become current, the old ones are forgotten. Idempotent. */
   rotateCommit(clusterId: string, uid: string): Promise<void>;
 }
@@ -257,6 +259,9 @@ export function createProxyCredentialStore(options: ProxyCredentialStoreOptions)
       const entry = find(clusterId, uid);
       const values = entry && (await heldPending(entry));
       return entry && values && { username: entry.username, password: values.password };
+    },
+    hasPending(clusterId, uid) {
+      return find(clusterId, uid)?.pending !== undefined;
     },
     async rotateCommit(clusterId, uid) {
       const entry = find(clusterId, uid);

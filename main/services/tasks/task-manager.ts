@@ -231,7 +231,7 @@ export function createTaskManager(o: TaskManagerOptions) {
   const cancel = createCanceller({ parts, abort: queue.abort, trackStopping: queue.trackStopping, stopBudgetMs: o.stopBudgetMs });
   const followUps = createFollowUps(parts, (kind) => kinds[kind].steps);
   const powers = powerRequests(parts, records);
-  const dayTwo = dayTwoRequests({ parts, sealer, records });
+  const dayTwo = dayTwoRequests({ parts, sealer, records, rotating: o.credentials && ((c, uid) => o.credentials!.hasPending(c, uid)) });
 
   return {
     list: (): TaskView[] =>

@@ -145,6 +145,10 @@ describe('a rotate whose check fails', () => {
     // The guest booted the new seed: the new set works through the proxy, the old is refused.
     expect((await w.check(vmid, pending)).reachable).toBe(true);
     expect((await w.check(vmid, old)).reachable).toBe(false);
+    // A seed rebuilt with the kept (old) set meanwhile could undo the rotate: refused in words until it ends.
+    await expect(
+      w.env.manager.reconfigure({ clusterId: 'sim', targets: [{ vmid, name }], cloudInit: presets[1]!.render(8888, { credentials: true }) }),
+    ).rejects.toThrow(/a rotate of its credentials has not ended .* Retry that rotate in Tasks first/);
     const uploads = () => w.env.t.sim.requests.records.filter((r) => r.method === 'POST' && /\/upload$/.test(r.rawPath)).length;
     const before = uploads();
     w.down.on = false;
