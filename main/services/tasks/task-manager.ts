@@ -8,7 +8,7 @@
  * record, its journal and replay, its view and offers), queue/ (the queue,
  * its slots and limits, the clone gate, cancel), runners/ (one file per
  * kind, and the registry task-kinds.ts), requests/ (each channel's request:
- * create, delete, power, migrate, reconfigure, recreate) and read-models/
+ * create, delete, power, migrate, reconfigure, recreate, rotate) and read-models/
  * (the inventory's proxy origins, Cleanup's template builds); beside it
  * Resume, Retry and Clean up (follow-ups.ts), what follows a change
  * (task-events.ts), a create's address (address-step.ts), the live logs
