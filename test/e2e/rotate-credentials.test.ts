@@ -5,7 +5,7 @@
  * then refused by the app's own check through the demo's proxy (the auth
  * class words), Test passes with the new one, and the drawer shows a new
  * password. The button and its confirm are checked with axe and
- * photographed at 1024 px, light and dark.
+ * photographed at 1024 px, light and dark (the confirm at 1280 too).
  */
 import { expect, it } from 'vitest';
 import { checkProxy } from '../../main/services/proxy-check/check';
@@ -66,6 +66,9 @@ describeE2e('rotate a proxy’s credentials in the browser against the demo', se
       expect(violations, formatViolations(`rotate confirm, ${theme}`, violations)).toEqual([]);
     }
     await page.evaluate(() => (document.documentElement.dataset.theme = 'light'));
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.screenshot({ path: screenshotPath('rotate-confirm-1280-light.png') });
+    await page.setViewportSize({ width: 1024, height: 720 });
     // Cancel has focus first: a stray Enter does not reboot the VM.
     expect(await confirm.getByRole('button', { name: 'Cancel' }).evaluate((b) => b === document.activeElement)).toBe(true);
     await confirm.getByRole('button', { name: 'Rotate and reboot' }).click();
