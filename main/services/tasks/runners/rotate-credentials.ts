@@ -9,10 +9,11 @@
  * ones forgotten (the credential store's rotateCommit).
  *
  * Why a seed and a reboot, not the guest agent's file-write and exec: the
- * agent's calls need privileges the app does not ask for otherwise
- * (`VM.GuestAgent.FileWrite` and `VM.GuestAgent.Unrestricted` for exec on
- * Proxmox VE 9, `VM.Monitor` on 8 and 7; pve-manager's API2/Qemu/Agent.pm
- * permission checks), an agent that answers, and a command per daemon to
+ * agent's calls need privileges the app does not ask for otherwise (the
+ * official API schema, pve-docs 9.1.3 apidata.js: `agent/file-write` wants
+ * `VM.GuestAgent.FileWrite` or `VM.GuestAgent.Unrestricted`, `agent/exec`
+ * `VM.GuestAgent.Unrestricted`; before 9 both want `VM.Monitor`, which also
+ * opens the QEMU monitor), an agent that answers, and a command per daemon to
  * rewrite its file and reload it. The seed swap needs only what a
  * reconfigure already needs (`Datastore.AllocateTemplate`, `VM.Config.CDROM`,
  * `VM.PowerMgmt`), works on every version, is journalled and resumable, and
