@@ -3,7 +3,8 @@
  * place (runners/rotate-credentials.ts). Refused in words before any request
  * that changes anything (the only requests before the refusals are the
  * identity reads every day-two action makes): another task of the app on the
- * proxy, a VM that is gone, not the one named or not running, a proxy whose
+ * proxy, a VM that is gone, not the one named or not running, one whose seed
+ * swap was cut off (its seed may be either one), a proxy whose
  * user-data the app does not keep (the operator's, or a record lost), one
  * made without credentials (its user-data names no placeholder), one whose
  * port the app does not know (its check could not run). The new
@@ -49,6 +50,12 @@ export function rotateRequest(deps: { parts: ManagerParts; sealer: Sealer; recor
         : 'it is not running: start it first (the new credentials take effect at a reboot, and the app checks them through the proxy)',
     );
     const target = t!;
+    if (records.seed(cluster.id, target.uid).state === 'pending')
+      throw new AppError(
+        'permanent',
+        `A seed swap of ${who} has not ended (a reconfigure or rotate was cut off), so its seed may be either one. ${NOTHING}`,
+        'Resume or retry that task in Tasks first, then rotate.',
+      );
     const kept = records.ours(cluster.id, target.uid) ? records.sealedUserData(cluster.id, target.uid) : undefined;
     if (kept === undefined)
       throw new AppError(
