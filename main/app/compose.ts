@@ -189,6 +189,8 @@ export function composeApp(options: ComposeOptions): ComposedApp {
     // The tasks snapshot's notices carry the profile file's too (a data folder it could not write at start).
     notices: () => profiles.notices(),
     credentials,
+    // A credentials rotate's last step is the app's own check, with the new credentials (issue 24).
+    rotateCheck: (input, creds, signal) => monitoring.proxyCheck.test(input, signal, { credentials: creds }),
     ...options.tasks,
   });
   taskHistory.proxyOrigin = taskServices.tasks.proxyOrigin;
@@ -279,7 +281,7 @@ export function composeApp(options: ComposeOptions): ComposedApp {
     ...networkHandlers(profiles.directory),
     // Issue 23: notes and tags, and the cluster's own task history of a proxy.
     // Issue 24: a proxy's credentials, revealed only when the drawer asks for that one proxy.
-    ...proxyCredentialsHandlers(credentials),
+    ...proxyCredentialsHandlers(credentials, (input) => taskServices.tasks.rotateCredentials(input)),
     ...vmMetaHandlers({ directory: profiles.directory, refreshAfterWrite: (id) => monitoring.inventory.refreshAfterOperation(id) }),
     // Issue 24 §3: the proxies handed to their clients (a URL, a list, a PAC file, …), on the checks' endpoints.
     ...exportsHandlers(

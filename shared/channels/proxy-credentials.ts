@@ -16,4 +16,16 @@ export const proxyCredentialsChannels = defineChannels({
     input: z.object({ clusterId: boundedText(200).min(1), vmid: z.number().int().min(100).max(999_999_999) }).strict(),
     output: ProxyCredentialsAnswer,
   },
+  /**
+   * Rotate the proxy's credentials without recreating it: new ones made and kept, a new seed with them, Proxmox's
+   * reboot, then a check with them; only then do they replace the old. Starts a task (`rotate-credentials`). Refused
+   * before any task for a proxy the app keeps no user-data of, one made without credentials, one not running, or
+   * one another task of the app works on.
+   */
+  'proxies.rotateCredentials': {
+    input: z
+      .object({ clusterId: boundedText(200).min(1), vmid: z.number().int().min(100).max(999_999_999), name: boundedText(64).min(1) })
+      .strict(),
+    output: z.object({ taskId: z.string() }).strict(),
+  },
 });

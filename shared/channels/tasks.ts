@@ -52,6 +52,7 @@ export const TaskKind = z.enum([
   'migrate-proxies',
   'reconfigure-proxies',
   'recreate-proxies',
+  'rotate-credentials',
 ]);
 export type TaskKind = z.infer<typeof TaskKind>;
 

@@ -17,7 +17,7 @@ export interface ChildCluster {
 
 export function childTaskManager(
   child: ChildCluster,
-  options: { budgets: Partial<Budgets> } & Partial<Pick<TaskManagerOptions, 'updateThrottleMs'>>,
+  options: { budgets: Partial<Budgets> } & Partial<Pick<TaskManagerOptions, 'updateThrottleMs' | 'credentials' | 'rotateCheck'>>,
 ) {
   const logger = createLogger({ sinks: [] });
   const profile = parseProfile(child.profile);

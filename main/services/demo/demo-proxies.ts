@@ -29,6 +29,9 @@
  * BasicAuth; microsocks' environment file; Dante's $1$ hash for chpasswd -e): HTTP 407 without or with wrong
  * ones, SOCKS5 "no acceptable method" or an RFC 1929 refusal. So the demo
  * shows the whole path: the check sends the credentials main keeps for it.
+ * A created proxy's are those of the seed its guest booted with (presetOf):
+ * after a rotate's reboot the old ones are refused and the new accepted.
+ * Each demo network exits from its own address (demoEgressOf).
  * Long because it holds the three protocols' stand-ins, each with its credential
  * check, beside the one route table they share.
  */
@@ -143,10 +146,30 @@ export function presetOfSeed(bytes: Uint8Array): DemoPreset | undefined {
   return undefined;
 }
 
-/** The proxy VM's preset: the demo's own table, else its seed ISO; undefined for a VM that runs no proxy. */
+/**
+ * The seed each running guest booted with, by the simulated start it booted at: a guest reads its seed at boot,
+ * so a seed swapped under a running VM (a reconfigure, a credentials rotate) changes its proxy only from its next
+ * boot (Proxmox's reboot is a new start), as cloud-init would, and old credentials work until then.
+ */
+const booted = new WeakMap<Simulator, Map<number, { startedAt: number; preset: DemoPreset | undefined }>>();
+
+/** The proxy VM's preset: the demo's own table, else the seed its guest booted with; undefined for a VM that runs no proxy. */
 function presetOf(sim: Simulator, vmid: number): DemoPreset | undefined {
   const seeded = SEEDED[vmid];
   if (seeded) return { kind: seeded, port: presetPort[seeded] };
+  const startedAt = sim.state.vms.get(vmid)?.startedAt;
+  if (startedAt === undefined) return seedPresetOf(sim, vmid);
+  let boots = booted.get(sim);
+  if (!boots) booted.set(sim, (boots = new Map()));
+  const known = boots.get(vmid);
+  if (known?.startedAt === startedAt) return known.preset;
+  const preset = seedPresetOf(sim, vmid);
+  boots.set(vmid, { startedAt, preset });
+  return preset;
+}
+
+/** The preset the VM's seed ISO on its CD-ROM carries now. */
+function seedPresetOf(sim: Simulator, vmid: number): DemoPreset | undefined {
   const vm = sim.state.vms.get(vmid);
   const ide2 = typeof vm?.config.ide2 === 'string' ? vm.config.ide2 : undefined;
   const seed = ide2 ? /^([^:,]+):iso\/([^,]+)/.exec(ide2) : null;
@@ -307,8 +330,9 @@ export async function startDemoProxies(sim: Simulator, logger: Logger): Promise<
   const start = (vmid: number, preset: DemoPreset) => {
     let running = proxies.get(vmid);
     if (!running) {
-      // The demo's own proxies get their credentials once main made them (requireCredentials); a created one's are in its seed.
-      const authOf = () => required.get(vmid) ?? preset.auth;
+      // The demo's own proxies get their credentials once main made them (requireCredentials); a created one's are in
+      // the seed its guest booted with (read at each connection: a rotate's reboot changes them).
+      const authOf = () => required.get(vmid) ?? (sim.state.vms.has(vmid) ? presetOf(sim, vmid)?.auth : preset.auth);
       const server = speaksSocks(preset.kind) ? socksProxy(vmid, authOf) : httpProxy(vmid, authOf);
       running = listen(server).then((l) => {
         log.info('demo proxy listening', { vmid, preset: preset.kind, port: preset.port, loopbackPort: l.port });

@@ -23,7 +23,7 @@ import { AppError } from '../../errors/app-error';
 import type { Logger } from '../../log/logger';
 import { checkProxy } from './check';
 import { connectProblem } from './classify';
-import type { ProxyCredentialLookup } from '../../ports/proxy-credentials';
+import type { ProxyCredentialLookup, ProxyCredentials } from '../../ports/proxy-credentials';
 
 /** Where the check goes for a demo guest's proxy, from the demo (main/services/demo/demo-proxies.ts). */
 export type DemoRoute =
@@ -70,7 +70,8 @@ export const DEFAULT_TARGET_URL = DEFAULT_PROXY_CHECK_URL;
 
 export interface ProxyCheckService {
   /** `quiet`: logged at debug (the scheduled checks: one line per proxy per interval would crowd the log). */
-  test(input: ProxyTestInput, signal?: AbortSignal, how?: { quiet?: boolean }): Promise<ProxyCheckResult>;
+  /** `credentials`: sent instead of the kept ones (a credentials rotate's check of its new set, issue 24). */
+  test(input: ProxyTestInput, signal?: AbortSignal, how?: { quiet?: boolean; credentials?: ProxyCredentials }): Promise<ProxyCheckResult>;
 }
 
 export function createProxyCheckService(options: ProxyCheckOptions): ProxyCheckService {
@@ -103,7 +104,7 @@ export function createProxyCheckService(options: ProxyCheckOptions): ProxyCheckS
           `VM ${input.vmid} has no address yet: its guest agent has not reported one.`,
           'Wait a minute after start for the agent to report the address, then check again.',
         );
-      const credentials = await options.credentials?.credentialsOf(input.clusterId, input.vmid);
+      const credentials = how?.credentials ?? (await options.credentials?.credentialsOf(input.clusterId, input.vmid));
       const demo = options.isDemo?.(input.clusterId) ?? false;
       const route = demo ? await options.demoRoute?.(input.clusterId, input.vmid, input.port) : undefined;
       if (route) return demoCheck(row.address, route);

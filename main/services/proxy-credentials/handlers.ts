@@ -1,11 +1,18 @@
-/** Issue 24: `proxies.credentials`, the explicit reveal of one proxy's username and password. */
+/** Issue 24: `proxies.credentials`, the explicit reveal of one proxy's username and password; `proxies.rotateCredentials`. */
 import type { proxyCredentialsChannels } from '../../../shared/channels/proxy-credentials';
 import { AppError } from '../../errors/app-error';
 import type { AreaHandlers } from '../../ipc/router';
 import type { ProxyCredentialLookup } from '../../ports/proxy-credentials';
 
-export function proxyCredentialsHandlers(credentials: ProxyCredentialLookup): AreaHandlers<typeof proxyCredentialsChannels> {
+/** Starts a credentials rotate (the task manager's rotateCredentials). */
+export type RotateCredentials = (input: { clusterId: string; vmid: number; name: string }) => Promise<{ taskId: string }>;
+
+export function proxyCredentialsHandlers(
+  credentials: ProxyCredentialLookup,
+  rotate: RotateCredentials,
+): AreaHandlers<typeof proxyCredentialsChannels> {
   return {
+    'proxies.rotateCredentials': (input) => rotate(input),
     'proxies.credentials': async ({ clusterId, vmid }) => {
       const held = await credentials.credentialsOf(clusterId, vmid);
       if (!held)

@@ -14,6 +14,16 @@
  * base64 only, as the token choice says). The sealed value is the password
  * with the two hashes the seed carried (their salts are random), so a seed
  * rebuilt for a migrate has the same bytes.
+ *
+ * A rotate (runners/rotate-credentials.ts) keeps the new set beside the
+ * current one as the proxy's *pending* credentials, sealed the same way
+ * (its own keeper key), from the moment it is asked for until its check
+ * with them passed: a Resume builds the same seed bytes from them, and
+ * neither set is lost while the guest may hold either. Only `rotateCommit`
+ * makes them current and forgets the old.
+ *
+ * Long because it holds the pending set's life (begin, fill, commit) beside
+ * the current set's, over one file and one keeper.
  */
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
@@ -42,6 +52,11 @@ const Entry = z
     /** Absent for `session`: the secret is in memory only. */
     secret: SealedSecret.optional(),
     createdAt: z.string(),
+    /** A rotate's new credentials, until its check with them passed (the same username). */
+    pending: z
+      .object({ storage: z.enum(['keyring', 'session', 'plaintext']), secret: SealedSecret.optional(), createdAt: z.string() })
+      .strict()
+      .optional(),
   })
   .strict();
 type Entry = z.infer<typeof Entry>;
@@ -82,9 +97,24 @@ export interface ProxyCredentialStore extends ProxyCredentialLookup {
   ensure(clusterId: string, uid: string, name: string, vmid: number): Promise<ProxyCredentials>;
   /** Whether the app holds credentials for the proxy (without revealing them). */
   has(clusterId: string, vmid: number): boolean;
+  /**
+   * A rotate is asked for: new credentials made and kept as the proxy's pending ones, beside the current; an earlier
+   * rotate's pending ones, still held, are kept instead (the guest's seed may carry them already). Throws in words
+   * when the proxy has no credentials the app keeps.
+   */
+  rotateBegin(clusterId: string, uid: string, name: string): Promise<void>;
+  /** The user-data with its placeholders filled with the pending credentials; throws in words when none are held. */
+  fillPending(clusterId: string, uid: string, name: string, userData: string): Promise<string>;
+  /** The pending credentials, for the rotate's check; undefined when none are held. */
+  pendingOf(clusterId: string, uid: string): Promise<ProxyCredentials | undefined>;
+  /** Whether a rotate of the proxy has not ended: its guest's seed may carry either set. */
+  hasPending(clusterId: string, uid: string): boolean;
+  /** The rotate's check passed: the pending credentials become current, the old ones are forgotten. Idempotent. */
+  rotateCommit(clusterId: string, uid: string): Promise<void>;
 }
 
 const keyOf = (clusterId: string, uid: string) => `proxy:${clusterId}:${uid}`;
+const pendingKeyOf = (clusterId: string, uid: string) => `proxy-pending:${clusterId}:${uid}`;
 
 /** 24 random bytes as URL-safe base64: 32 characters, 192 bits, nothing a URL, YAML or a config line needs to escape. */
 export function newPassword(): string {
@@ -124,11 +154,31 @@ export function createProxyCredentialStore(options: ProxyCredentialStoreOptions)
     return parsed.data;
   }
 
+  async function heldPending(entry: Entry): Promise<Held | undefined> {
+    const key = pendingKeyOf(entry.clusterId, entry.uid);
+    if (!entry.pending || !keeper.holds(key, entry.pending.secret)) return undefined;
+    const parsed = Held.safeParse(JSON.parse(await keeper.reveal(key, entry.name, entry.pending.secret)));
+    if (!parsed.success) return undefined;
+    registerSecret(parsed.data.password);
+    return parsed.data;
+  }
+
+  const freshHeld = (): Held => {
+    const password = newPassword();
+    registerSecret(password);
+    return { password, apr1: md5Crypt(password, newSalt(), '$apr1$'), crypt: md5Crypt(password, newSalt(), '$1$') };
+  };
+
+  const noPending = (name: string) =>
+    new AppError(
+      'permanent',
+      `The new credentials of ${name}'s rotate are not available: they were kept for a session only, which has ended. The proxy's current credentials are unchanged in the app.`,
+      'Rotate the credentials again: the app makes a new set and writes it into a new seed.',
+    );
+
   async function make(clusterId: string, uid: string, name: string, stale?: Entry): Promise<Held> {
     if (stale) entries.splice(entries.indexOf(stale), 1);
-    const password = newPassword();
-    const made: Held = { password, apr1: md5Crypt(password, newSalt(), '$apr1$'), crypt: md5Crypt(password, newSalt(), '$1$') };
-    registerSecret(password);
+    const made = freshHeld();
     const storage = await storageFor(clusterId);
     const secret = await keeper.seal(keyOf(clusterId, uid), JSON.stringify(made), storage);
     entries.push({
@@ -179,9 +229,56 @@ export function createProxyCredentialStore(options: ProxyCredentialStoreOptions)
       const i = entries.findIndex((e) => e.clusterId === clusterId && e.uid === uid);
       if (i === -1) return;
       keeper.forget(keyOf(clusterId, uid));
+      keeper.forget(pendingKeyOf(clusterId, uid));
       entries.splice(i, 1);
       save();
       log.info('proxy credentials removed', { cluster: clusterId, uid });
+    },
+    async rotateBegin(clusterId, uid, name) {
+      const entry = find(clusterId, uid);
+      if (!entry || !(await held(entry)))
+        throw new AppError(
+          'permanent',
+          `Egress Desk keeps no username and password for ${name}, so it has none to rotate. Nothing was changed.`,
+          'Recreate the proxy with "require a username and password" to give it credentials.',
+        );
+      if (await heldPending(entry)) return;
+      const storage = await storageFor(clusterId);
+      const secret = await keeper.seal(pendingKeyOf(clusterId, uid), JSON.stringify(freshHeld()), storage);
+      entry.pending = { storage, ...(secret ? { secret } : {}), createdAt: new Date().toISOString() };
+      save();
+      log.info('proxy credentials rotate begun', { cluster: clusterId, uid, name, storage });
+    },
+    async fillPending(clusterId, uid, name, userData) {
+      const entry = find(clusterId, uid);
+      const values = entry && (await heldPending(entry));
+      if (!entry || !values) throw noPending(name);
+      return fillCredentials(userData, { user: entry.username, password: values.password, apr1: values.apr1, crypt: values.crypt });
+    },
+    async pendingOf(clusterId, uid) {
+      const entry = find(clusterId, uid);
+      const values = entry && (await heldPending(entry));
+      return entry && values && { username: entry.username, password: values.password };
+    },
+    hasPending(clusterId, uid) {
+      return find(clusterId, uid)?.pending !== undefined;
+    },
+    async rotateCommit(clusterId, uid) {
+      const entry = find(clusterId, uid);
+      if (!entry?.pending) return;
+      const values = await heldPending(entry);
+      if (!values) throw noPending(entry.name);
+      const key = keyOf(clusterId, uid);
+      keeper.forget(key);
+      const secret = await keeper.seal(key, JSON.stringify(values), entry.pending.storage);
+      entry.storage = entry.pending.storage;
+      entry.createdAt = entry.pending.createdAt;
+      delete entry.pending;
+      delete entry.secret;
+      if (secret) entry.secret = secret;
+      keeper.forget(pendingKeyOf(clusterId, uid));
+      save();
+      log.info('proxy credentials rotated', { cluster: clusterId, uid, name: entry.name });
     },
     has(clusterId, vmid) {
       return byVmid(clusterId, vmid) !== undefined;

@@ -8,7 +8,7 @@
  * record, its journal and replay, its view and offers), queue/ (the queue,
  * its slots and limits, the clone gate, cancel), runners/ (one file per
  * kind, and the registry task-kinds.ts), requests/ (each channel's request:
- * create, delete, power, migrate, reconfigure, recreate) and read-models/
+ * create, delete, power, migrate, reconfigure, recreate, rotate) and read-models/
  * (the inventory's proxy origins, Cleanup's template builds); beside it
  * Resume, Retry and Clean up (follow-ups.ts), what follows a change
  * (task-events.ts), a create's address (address-step.ts), the live logs
@@ -22,7 +22,8 @@ import type { RecreateInput, SeedRef, TaskKind, TaskView } from '../../../shared
 import { KeyedLock, type ProgressEvent } from '../../core';
 import type { Logger } from '../../log/logger';
 import type { ClusterDirectory } from '../clusters/cluster';
-import type { AddressFeed } from './address-watch';
+import { DEFAULT_ADDRESS_WAIT_MS, type AddressFeed } from './address-watch';
+import { abortablePause, addressFromFeed, type RotateDeps } from './runners/rotate-credentials';
 import { createAddressStep } from './address-step';
 import type { TemplateBuildDeps } from './runners/build-template';
 import { createCanceller } from './queue/cancel';
@@ -36,6 +37,7 @@ import { createLogWatch } from './log-watch';
 import { createManagerParts, startTask } from './manager-parts';
 import { silentNotifier, type Notifier } from '../../ports/notifier';
 import { powerRequests } from './requests/power-request';
+import { rotateRequest } from './requests/rotate-request';
 import { proxyOrigins } from './read-models/proxy-origins';
 import { ProxyRecords, type ProxyOrigin } from './records/proxy-records';
 import type { NameGuard, RunContext } from './runners/run-context';
@@ -92,6 +94,14 @@ export interface TaskManagerOptions {
    * text (the journal keeps the placeholders, never the password); a delete's or recreate's old VM loses its own.
    */
   credentials?: ProxyCredentialStore;
+  /**
+   * Issue 24: the app's own proxy check with given credentials (Test's), for a credentials rotate's last step; with
+   * `credentials`, it makes rotates possible. `rotateVerifyMs`: how long that check may keep failing after the
+   * reboot (default 5 min); `rotateRetryMs`: between two checks (default 5 s).
+   */
+  rotateCheck?: RotateDeps['check'];
+  rotateVerifyMs?: number;
+  rotateRetryMs?: number;
   /** Finished top-level tasks kept (default 500). */
   historyLimit?: number;
   logFollowMs?: number;
@@ -132,6 +142,19 @@ export function createTaskManager(o: TaskManagerOptions) {
     templateBuild: o.templateBuild,
     waitsForAddress: o.addresses !== undefined,
     records,
+    rotate:
+      o.credentials && o.rotateCheck
+        ? {
+            records,
+            open: (sealed) => sealer.open(sealed),
+            credentials: o.credentials,
+            ...(o.addresses ? { address: addressFromFeed(o.addresses, o.addressWaitMs ?? DEFAULT_ADDRESS_WAIT_MS) } : {}),
+            check: o.rotateCheck,
+            verifyWithinMs: o.rotateVerifyMs ?? 5 * 60_000,
+            retryMs: o.rotateRetryMs ?? 5000,
+            pause: abortablePause,
+          }
+        : undefined,
   });
 
   const names: NameGuard = {
@@ -208,7 +231,7 @@ export function createTaskManager(o: TaskManagerOptions) {
   const cancel = createCanceller({ parts, abort: queue.abort, trackStopping: queue.trackStopping, stopBudgetMs: o.stopBudgetMs });
   const followUps = createFollowUps(parts, (kind) => kinds[kind].steps);
   const powers = powerRequests(parts, records);
-  const dayTwo = dayTwoRequests({ parts, sealer, records });
+  const dayTwo = dayTwoRequests({ parts, sealer, records, rotating: o.credentials && ((c, uid) => o.credentials!.hasPending(c, uid)) });
 
   return {
     list: (): TaskView[] =>
@@ -229,6 +252,8 @@ export function createTaskManager(o: TaskManagerOptions) {
     powerOffer: (id: string, offer: 'stop-it' | 'wait-longer') => powers.powerOffer(id, offer, followUps.rerun),
     migrate: dayTwo.migrate,
     reconfigure: dayTwo.reconfigure,
+    /** Issue 24: a proxy's credentials rotated in place (a new seed, a reboot, a check with the new ones). */
+    rotateCredentials: rotateRequest({ parts, sealer, records, credentials: o.credentials }),
     /** A recreate's new UID is this app's from the start: the inventory knows the new VM as made here. */
     async recreate(input: RecreateInput): Promise<{ parentId?: string; taskIds: string[] }> {
       const started = await dayTwo.recreate(input);

@@ -64,4 +64,32 @@ describe('the drawer reveals credentials only when asked', () => {
     await act(async () => fireEvent.click(within(test).getByRole('button', { name: 'Show password' })));
     expect(within(test).getByText(/keeps no username and password/)).toBeTruthy();
   });
+
+  it('"Rotate credentials" sends nothing until its confirm, which says the VM reboots; a refusal shows in words', async () => {
+    const rotations = () => stub.calls.filter(([c]) => c === 'proxies.rotateCredentials');
+    stub.answer('proxies.rotateCredentials', () => ({
+      ok: false,
+      error: { kind: 'permanent', message: 'proxy-101 (VM 101) was made without a username and password. Nothing was changed.', hint: 'Recreate it.' },
+    }));
+    const row = rowOf(vm(101));
+    await act(async () => render(<ProxyDrawer row={row} onClose={() => undefined} />));
+    const test = screen.getByRole('region', { name: 'Proxy test' });
+    await act(async () => fireEvent.click(within(test).getByRole('button', { name: 'Rotate credentials' })));
+    const confirm = screen.getByRole('dialog', { name: `Rotate the credentials of ${row.name}?` });
+    expect(confirm.textContent).toMatch(/reboots the VM/);
+    expect(rotations()).toHaveLength(0);
+    await act(async () => fireEvent.click(within(confirm).getByRole('button', { name: 'Cancel' })));
+    expect(rotations()).toHaveLength(0);
+    await act(async () => fireEvent.click(within(test).getByRole('button', { name: 'Rotate credentials' })));
+    await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Rotate and reboot' })));
+    expect(rotations().map(([, input]) => input)).toEqual([{ clusterId: row.clusterId, vmid: 101, name: row.name }]);
+    expect(within(test).getByText(/made without a username and password/)).toBeTruthy();
+  });
+
+  it('offers no rotate for a stopped VM: it says to start it', async () => {
+    await act(async () => render(<ProxyDrawer row={rowOf({ ...vm(101), status: 'stopped' })} onClose={() => undefined} />));
+    const test = screen.getByRole('region', { name: 'Proxy test' });
+    expect((within(test).getByRole('button', { name: 'Rotate credentials' }) as HTMLButtonElement).disabled).toBe(true);
+    expect(test.textContent).toMatch(/Start the VM to rotate its credentials/);
+  });
 });

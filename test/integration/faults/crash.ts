@@ -34,6 +34,8 @@ export const stepRequest: Record<string, RequestMatch> = {
   'delete-source-seed': { method: 'DELETE', route: '/nodes/{node}/storage/{storage}/content/{volume}' },
   'stage-seed': { method: 'POST', route: '/nodes/{node}/storage/{storage}/upload' },
   'replace-seed': { method: 'POST', route: '/nodes/{node}/storage/{storage}/upload' },
+  // Issue 24: a rotate's check sends nothing to Proxmox; the child's check never answers, this holds nothing it sends.
+  'check with the new credentials': { method: 'GET', route: '/version' },
 };
 
 const HOLD_MS = 400;

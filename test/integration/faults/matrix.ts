@@ -353,6 +353,15 @@ export const dayTwoCrashSteps = {
 } as const;
 export type DayTwoOperation = keyof typeof dayTwoCrashSteps;
 
+/**
+ * Issue 24: a credentials rotate's steps (runners/rotate-credentials.ts), each killed in the crash table
+ * (crash-rotate.test.ts). Its address step waits on the inventory, which the crash host has not: it is skipped there.
+ * Its request and task faults are reconfigure's (the same core operation sends the same requests).
+ */
+export const rotateCrashSteps = ['stage-seed', 'replace-seed', 'reboot', 'wait-running', 'check with the new credentials'] as const;
+export const rotateAfterResume =
+  "the new credentials current, the old forgotten: the proxy (its guest's seed) refuses the old and takes the new; the new seed under its own name, no staged copy left; the VM running; no password in the journal";
+
 /** What Resume must leave after a kill at any step of each day-two operation (the crash table's last column). */
 export const dayTwoAfterResume: Record<DayTwoOperation, string> = {
   start: 'the VM running, one start sent in all',

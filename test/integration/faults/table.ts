@@ -14,6 +14,8 @@ import {
   injectedOn,
   matrix,
   matrixVersions,
+  rotateAfterResume,
+  rotateCrashSteps,
   operations,
   startFaults,
   startFaultSite,
@@ -54,7 +56,8 @@ function versionCounts(): { request: number; dataFolder: number; crash: number; 
   return {
     request: runnable.filter(({ id }) => !dataFolderFaults.has(id)).length,
     dataFolder: runnable.filter(({ id }) => dataFolderFaults.has(id)).length,
-    crash: crashSteps.create.length + crashSteps.delete.length + Object.values(dayTwoCrashSteps).reduce((n, steps) => n + steps.length, 0),
+    crash: crashSteps.create.length + crashSteps.delete.length + Object.values(dayTwoCrashSteps).reduce((n, steps) => n + steps.length, 0) +
+      rotateCrashSteps.length,
     notRun: all.length - runnable.length,
   };
 }
@@ -102,6 +105,11 @@ function dayTwoTable(): string[] {
     `| fault | ${dayTwoOperations.join(' | ')} |`,
     `| --- | ${dayTwoOperations.map(() => '---').join(' | ')} |`,
     ...faults.map(({ id, label }) => `| ${label} | ${dayTwoOperations.map((op) => escape(cell(dayTwoMatrix[op][id]))).join(' | ')} |`),
+    '',
+    "Rotate credentials (issue 24, `rotate-credentials`) sends reconfigure's requests through the same core operation",
+    "(stage-seed, replace-seed, Proxmox's reboot, wait-running), so its request and task faults are reconfigure's column; its",
+    "own last step, the check with the new credentials, fails in words that keep both sets (Retry then commits:",
+    '`test/integration/services/tasks/rotate-credentials.test.ts`), and each of its steps is in the crash table below.',
     '',
   ];
 }
@@ -190,6 +198,12 @@ export function renderReliability(): string {
     ...crashSteps.create.map((s) => `| create | ${s} | one running VM with the mark, its grown disk and its seed |`),
     ...crashSteps.delete.map((s) => `| delete | ${s} | the VM and its seed gone |`),
     ...dayTwoOperations.flatMap((op) => dayTwoCrashSteps[op].map((s) => `| ${op} | ${s} | ${dayTwoAfterResume[op]} |`)),
+    ...rotateCrashSteps.map((s) => `| rotate credentials | ${s} | ${rotateAfterResume} |`),
+    '',
+    'The rotate rows (issue 24) run in `test/integration/faults/crash-rotate.test.ts`: the child starts the rotate of a proxy',
+    'made here with credentials (its pending set sealed in the data folder both processes share); killed at the check, the',
+    "child's check never answers. Resume builds the same seed bytes from the same pending set, and its check passes through",
+    "the demo's stand-in for the guest, which reads the credentials from the seed the guest booted with.",
     '',
     'The day-two rows (issue 16) run in `test/integration/faults/crash-day-two.test.ts` the same way: the child process starts',
     'the request through the task manager (the VM planted, or made by the core so its seed can be rebuilt byte for byte), and',

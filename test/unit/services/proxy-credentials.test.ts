@@ -135,4 +135,33 @@ describe('the proxy credential store', () => {
     expect(await s.credentialsOf('c1', 101)).toBeUndefined();
     expect(await store(vms, dataDir).credentialsOf('c1', 101)).toBeUndefined();
   });
+
+  it('a rotate keeps the new set pending beside the current, across a restart, until its commit forgets the old', async () => {
+    const vms = new Map<number, KnownVm>([[101, { uid: 'uid-1', name: 'p1' }]]);
+    const dataDir = mkdtempSync(join(tmpdir(), 'egress-creds-'));
+    dirs.push(dataDir);
+    const s = store(vms, dataDir);
+    const text = presets[1]!.render(8888, { credentials: true });
+    await expect(s.rotateBegin('c1', 'uid-1', 'p1')).rejects.toThrow(/keeps no username and password for p1/);
+    await s.fill('c1', 'uid-1', 'p1', text);
+    const old = (await s.credentialsOf('c1', 101))!;
+    await s.rotateBegin('c1', 'uid-1', 'p1');
+    const pending = (await s.pendingOf('c1', 'uid-1'))!;
+    expect(pending.password).not.toBe(old.password);
+    // Until the commit the checks still get the current set; the rotate's seed gets the pending one.
+    expect(await s.credentialsOf('c1', 101)).toEqual(old);
+    const seed = await s.fillPending('c1', 'uid-1', 'p1', text);
+    expect(seed).toContain(`BasicAuth egress ${pending.password}`);
+    // A second ask (or a Resume after a restart) keeps the same pending set: the same seed bytes.
+    await s.rotateBegin('c1', 'uid-1', 'p1');
+    const restarted = store(vms, dataDir);
+    await restarted.rotateBegin('c1', 'uid-1', 'p1');
+    expect(await restarted.fillPending('c1', 'uid-1', 'p1', text)).toBe(seed);
+    expect(readFileSync(join(dataDir, 'proxy-credentials.json'), 'utf8')).not.toContain(pending.password);
+    await restarted.rotateCommit('c1', 'uid-1');
+    expect(await restarted.credentialsOf('c1', 101)).toEqual(pending);
+    expect(await restarted.pendingOf('c1', 'uid-1')).toBeUndefined();
+    await restarted.rotateCommit('c1', 'uid-1');
+    expect(await store(vms, dataDir).credentialsOf('c1', 101)).toEqual(pending);
+  });
 });

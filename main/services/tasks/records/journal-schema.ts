@@ -65,6 +65,7 @@ const TaskInputSchema = z.discriminatedUnion('kind', [
     endpoint,
     network: ProxyNetwork.optional(),
   }),
+  z.object({ kind: z.literal('rotate-credentials'), ...oneVm, instanceId: z.string(), sealedCloudInit: z.string() }),
   z.object({
     kind: z.enum(['start-proxy', 'shutdown-proxy', 'stop-proxy', 'reboot-proxy']),
     clusterId: z.string(),
@@ -114,6 +115,7 @@ const schemaMatchesRecord: {
   'migrate-proxies': true,
   'reconfigure-proxies': true,
   'recreate-proxies': true,
+  'rotate-credentials': true,
   record: true,
 };
 void schemaMatchesRecord;

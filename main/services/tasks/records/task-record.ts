@@ -109,6 +109,17 @@ export interface RecreateProxyInput extends OneVm {
   /** Issue 24: the old proxy's network, from its record. */
   network?: ProxyNetwork | undefined;
 }
+/**
+ * Issue 24: one proxy's credentials rotated in place (runners/rotate-credentials.ts). The new credentials are the
+ * credential store's pending ones (sealed there, never here); the seed's user-data is the record's; the instance-id
+ * is chosen once, so a Resume builds the same seed bytes.
+ */
+export interface RotateCredentialsInput extends OneVm {
+  kind: 'rotate-credentials';
+  instanceId: string;
+  /** The user-data the app kept for the proxy (its record's), sealed, with its credential placeholders unfilled. */
+  sealedCloudInit: string;
+}
 export const isPowerInput = (input: TaskInput): input is PowerProxyInput => (powerKinds as readonly string[]).includes(input.kind);
 /** A template build (runners/build-template.ts): its request with every default filled in, and what its progress journalled. */
 export interface BuildTemplateTaskInput {
@@ -136,7 +147,8 @@ export type TaskInput =
   | PowerProxyInput
   | MigrateProxyInput
   | ReconfigureProxyInput
-  | RecreateProxyInput;
+  | RecreateProxyInput
+  | RotateCredentialsInput;
 
 export type TaskRecord = Omit<TaskView, 'actions'> & { input: TaskInput };
 
@@ -155,5 +167,6 @@ export function nameOf(task: TaskRecord): string | undefined {
   if (input.kind === 'delete-proxy') return input.providerId.split('/')[2];
   if (isPowerInput(input) || input.kind === 'migrate-proxy' || input.kind === 'reconfigure-proxy' || input.kind === 'recreate-proxy')
     return input.name;
+  if (input.kind === 'rotate-credentials') return input.name;
   return undefined;
 }

@@ -34,11 +34,21 @@ export interface DayTwoDeps {
   sealer: Sealer;
   /** The app's record of each proxy: the template and machine type it made it with; none for the operator's. */
   records: ProxyRecords;
+  /** Issue 24: whether a proxy's credentials rotate has not ended (its seed may carry either set). */
+  rotating?: ((clusterId: string, uid: string) => boolean) | undefined;
 }
 
 const GIB = 1024 ** 3;
 
-export function dayTwoRequests({ parts, sealer, records }: DayTwoDeps) {
+export function dayTwoRequests({ parts, sealer, records, rotating }: DayTwoDeps) {
+  /**
+   * Issue 24: a seed rebuilt with the kept credentials while a rotate has not ended could undo it (the guest may hold
+   * the new set): refused in words until the rotate is retried to its end.
+   */
+  const rotateUnresolved = (clusterId: string, uid: string) =>
+    rotating?.(clusterId, uid)
+      ? 'a rotate of its credentials has not ended (its seed may carry the new ones): Retry that rotate in Tasks first'
+      : undefined;
   const origin = (clusterId: string, uid: string) => records.origin(clusterId, uid);
   /**
    * An operator-made VM (marked, not made here) needs the user's explicit acknowledgement: the operator may undo the
@@ -84,7 +94,7 @@ export function dayTwoRequests({ parts, sealer, records }: DayTwoDeps) {
     const words = { nothing: 'Nothing was migrated.', acts: 'migrates', action: 'Migrate' };
     for (const t of input.targets) refuseBadUserData(t.cloudInit, words.nothing, `${t.name} (VM ${t.vmid})`);
     const resolved = await resolveTargets(cluster, input.targets, words, (t) =>
-      t.vm.node === input.to ? `it is already on ${input.to}: pick another node` : undefined,
+      t.vm.node === input.to ? `it is already on ${input.to}: pick another node` : rotateUnresolved(cluster.id, t.uid),
     );
     operatorCheck(cluster, resolved, 'migrate', input.acknowledgeOperatorWarning, words);
     const tasks = await Promise.all(
@@ -133,7 +143,7 @@ export function dayTwoRequests({ parts, sealer, records }: DayTwoDeps) {
       const today = t.vm.maxdisk;
       if (input.diskGiB !== undefined && today !== undefined && input.diskGiB * GIB <= today)
         return `its disk is ${Math.round(today / GIB)} GiB today, and a disk only grows: pick more than that`;
-      return undefined;
+      return input.cloudInit !== undefined ? rotateUnresolved(cluster.id, t.uid) : undefined;
     });
     operatorCheck(cluster, resolved, 'reconfigure', input.acknowledgeOperatorWarning, words);
     // Issue 24: a bridge is checked on the node each VM is on, before any task.

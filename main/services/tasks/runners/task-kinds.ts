@@ -6,6 +6,7 @@
 import { ADDRESS_STEP, type TaskKind } from '../../../../shared/channels/tasks';
 import { createSteps, deleteSteps, migrateSteps, powerSteps, reconfigureSteps, recreateSteps } from '../../../core';
 import { cleanSeeds, CLEAN_SEEDS_STEP } from './clean-seeds';
+import { AppError } from '../../../errors/app-error';
 import {
   buildTemplateRunner,
   buildTemplateSteps,
@@ -23,6 +24,7 @@ import { reconfigureProxy } from './reconfigure';
 import { recreateProxy } from './recreate';
 import type { Runner } from './run-context';
 import { createProxy } from './create';
+import { rotateCredentials, rotateSteps, type RotateDeps } from './rotate-credentials';
 
 export interface KindSpec {
   /** The steps a fresh run shows, in order (the core's step names). */
@@ -39,6 +41,8 @@ export interface KindDeps {
   waitsForAddress: boolean;
   /** The seed's instance-id a reconfigure writes and a migrate rebuilds with (proxy-records.ts). */
   records: ProxyRecords;
+  /** Issue 24: what a credentials rotate needs (the credential store, the check); absent: rotates fail in words. */
+  rotate?: RotateDeps | undefined;
 }
 
 export function taskKinds(deps: KindDeps): Record<TaskKind, KindSpec> {
@@ -63,5 +67,13 @@ export function taskKinds(deps: KindDeps): Record<TaskKind, KindSpec> {
     'reconfigure-proxies': parent,
     'recreate-proxy': { steps: recreateSteps, run: recreateProxy },
     'recreate-proxies': parent,
+    'rotate-credentials': {
+      steps: rotateSteps,
+      run: deps.rotate
+        ? rotateCredentials(deps.rotate)
+        : async () => {
+            throw new AppError('permanent', 'This app keeps no proxy credentials, so it cannot rotate any.', 'Use the desktop app or browser mode.');
+          },
+    },
   };
 }

@@ -56,7 +56,12 @@ export function ProxyTest({ row }: { row: ProxyRow }) {
         <p>No address yet: the guest agent has not reported one.</p>
       )}
       {parsed.success && (
-        <ProxyCredentials clusterId={row.clusterId} vmid={row.vmid} address={row.address} protocol={protocol} port={Number(port)} />
+        <ProxyCredentials
+          clusterId={row.clusterId}
+          vmid={row.vmid}
+          name={row.name}
+          running={row.status === 'running'}
+          address={row.address} protocol={protocol} port={Number(port)} />
       )}
       <form
         className="inline-form"

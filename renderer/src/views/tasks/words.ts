@@ -19,6 +19,7 @@ export const kindLabel: Record<TaskKind, string> = {
   'delete-proxies': 'Delete',
   'migrate-proxy': 'Migrate',
   'reconfigure-proxy': 'Reconfigure',
+  'rotate-credentials': 'Rotate credentials',
   'recreate-proxy': 'Recreate',
   'migrate-proxies': 'Migrate',
   'reconfigure-proxies': 'Reconfigure',

@@ -8,6 +8,8 @@
  * read by its daemon too; Dante's username method takes the `$1$` hash the
  * app makes for `chpasswd -e`. The HTTP presets hide the client from the
  * target (no X-Forwarded-For, no Via) and open CONNECT only to SSL ports.
+ * After a rotate's seed (the credential store's pending set), each daemon
+ * refuses the old credentials and accepts the new.
  */
 import { createServer as createHttpServer, type IncomingHttpHeaders, type Server as HttpServer } from 'node:http';
 import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
@@ -16,7 +18,11 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { checkProxy } from '../../../../main/services/proxy-check/check';
-import { newPassword } from '../../../../main/services/proxy-credentials/store';
+import { createProxyCredentialStore, newPassword } from '../../../../main/services/proxy-credentials/store';
+import { createLogger } from '../../../../main/log/logger';
+import type { SecretVault } from '../../../../main/services/secrets/vault';
+import { CREDENTIAL_PLACEHOLDERS } from '../../../../shared/domain/proxy-credentials';
+import { presets, type Preset } from '../../../../renderer/src/views/create/presets';
 import { createCa, createLeaf } from '../../../../main/tls/certificates';
 import {
   checkConfig,
@@ -24,6 +30,8 @@ import {
   scratch,
   squidConfig,
   danteUsersMissing,
+  freePort,
+  presetUserData,
   startDante,
   startMicrosocks,
   startSquid,
@@ -175,5 +183,78 @@ describe.skipIf(danteUsersMissing() !== undefined)("Dante's username method, wit
   it('offers no way in without credentials, refuses wrong ones (RFC 1929), lets the right ones through', async () => {
     const p = await started(() => startDante('pass', right));
     await expectCredentialsEnforced(p, [echoUrl, secureUrl]);
+  });
+});
+
+/**
+ * After a rotate (issue 24): the credential store's rotate (rotateBegin, its pending set filled into the preset as the
+ * rotate's seed is, fillPending), the daemon started from that seed's config: the old credentials are refused in the
+ * auth class, the new accepted, through the app's own check.
+ */
+describe('after a rotate, each real daemon refuses the old credentials and accepts the new', () => {
+  const logger = createLogger({ sinks: [] });
+  const vault: SecretVault = {
+    backend: async () => ({ kind: 'keyring', protected: true, detail: 'test' }),
+    encrypt: async (text) => `enc:${Buffer.from(text).toString('hex')}`,
+    decrypt: async (text) => Buffer.from(text.slice(4), 'hex').toString('utf8'),
+  };
+
+  /** The old set (a create's fill), then the rotate's pending set and its seed's user-data for the preset. */
+  async function rotated(id: Preset['id'], port: number) {
+    const store = createProxyCredentialStore({ vault, logger, tokenStorage: () => 'keyring', vm: () => ({ uid: 'uid-r' }) });
+    const text = presets.find((p) => p.id === id)!.render(port, { credentials: true });
+    await store.fill('c', 'uid-r', 'rot', text, true);
+    const old = (await store.credentialsOf('c', 100))!;
+    await store.rotateBegin('c', 'uid-r', 'rot');
+    const fresh = (await store.pendingOf('c', 'uid-r'))!;
+    const seed = await store.fillPending('c', 'uid-r', 'rot', text);
+    expect(seed).not.toContain(old.password);
+    return { old, fresh, seed };
+  }
+
+  async function expectRotated(p: RealProxy, old: TestCredentials, fresh: TestCredentials) {
+    for (const url of [echoUrl, secureUrl]) {
+      const refused = await check(p, url, old);
+      expect(refused, `${url}, the old credentials`).toMatchObject({ reachable: false, problem: { kind: 'permanent', stage: 'handshake' } });
+      expect(refused.problem!.message, url).toMatch(/refused the username and password/);
+      expect(await check(p, url, fresh), `${url}, the new credentials`).toMatchObject({ reachable: true, egressAddress: '127.0.0.1' });
+    }
+  }
+
+  it.skipIf(missing('squid') !== undefined)('Squid', async () => {
+    const { old, fresh, seed } = await rotated('squid', 3128);
+    expect(seed).toMatch(/egress:\$apr1\$/);
+    const p = await started(() => startSquid({ credentials: fresh, sslPorts: [securePort] }));
+    await expectRotated(p, old, fresh);
+  });
+
+  it.skipIf(missing('tinyproxy') !== undefined)('tinyproxy', async () => {
+    const port = await freePort();
+    const { old, fresh, seed } = await rotated('tinyproxy', port);
+    // The daemon runs the rotate's seed itself: the password goes in clear, so the user-data is byte for byte the test's.
+    expect(presetUserData('tinyproxy', port, fresh)).toBe(seed);
+    const p = await started(() => startTinyproxy(fresh));
+    await expectRotated(p, old, fresh);
+  });
+
+  it.skipIf(missing('microsocks') !== undefined)('microsocks', async () => {
+    const port = await freePort();
+    const { old, fresh, seed } = await rotated('socks5', port);
+    expect(presetUserData('socks5', port, fresh)).toBe(seed);
+    const p = await started(() => startMicrosocks(fresh));
+    await expectRotated(p, old, fresh);
+  });
+
+  it.skipIf(danteUsersMissing() !== undefined)("Dante's username method", async () => {
+    const store = createProxyCredentialStore({ vault, logger, tokenStorage: () => 'keyring', vm: () => ({ uid: 'uid-d' }) });
+    // No Dante preset here (a custom user-data with the placeholders, the guide's recipe): the crypt placeholder.
+    const text = `#cloud-config\nruncmd:\n  - [sh, -c, "echo '${CREDENTIAL_PLACEHOLDERS.user}:${CREDENTIAL_PLACEHOLDERS.crypt}' | chpasswd -e"]\n`;
+    await store.fill('c', 'uid-d', 'rot', text, true);
+    const old = (await store.credentialsOf('c', 100))!;
+    await store.rotateBegin('c', 'uid-d', 'rot');
+    const fresh = (await store.pendingOf('c', 'uid-d'))!;
+    expect(await store.fillPending('c', 'uid-d', 'rot', text)).toMatch(/egress:\$1\$/);
+    const p = await started(() => startDante('pass', fresh));
+    await expectRotated(p, old, fresh);
   });
 });

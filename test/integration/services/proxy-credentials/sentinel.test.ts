@@ -8,7 +8,9 @@
  * credentials file): it is in none. Only `proxies.credentials`, the explicit
  * reveal, answers it, and the seed on Proxmox carries it for tinyproxy's
  * BasicAuth, as docs/security.md says (Squid's seed carries a hash:
- * test/unit/services/proxy-credentials.test.ts). Deleting the proxy removes its credentials.
+ * test/unit/services/proxy-credentials.test.ts). A rotate's new password
+ * (issue 24), made and put into a new seed, is searched for the same way.
+ * Deleting the proxy removes its credentials.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -45,7 +47,22 @@ describe("a proxy's password", () => {
     const { sim } = env.t;
     const dataDir = await tempDir();
     const logger = createMemoryLogger('debug');
-    app = composeApp({ mode: 'browser', version: '0', runtime: nodeRuntime(), logger, dataDir, demo: 'off', secretVault: createMemoryVault() });
+    app = composeApp({
+      mode: 'browser',
+      version: '0',
+      runtime: nodeRuntime(),
+      logger,
+      dataDir,
+      demo: 'off',
+      secretVault: createMemoryVault(),
+      // A rotate's check would dial the simulated guest's address, off loopback: it answers as a proxy that took the
+      // new credentials (the real check through real daemons: real-daemons-auth.test.ts).
+      tasks: {
+        rotateVerifyMs: 0,
+        addressWaitMs: 5000,
+        rotateCheck: async (input) => ({ reachable: true, address: '192.168.0.9', port: input.port, protocol: input.protocol, targetUrl: 'https://api.ipify.org' }),
+      },
+    });
     const events: string[] = [];
     app.bus.subscribe((name, payload) => events.push(JSON.stringify({ name, payload })));
     const outputs: string[] = [];
@@ -91,6 +108,22 @@ describe("a proxy's password", () => {
     expect(seed).toContain(`BasicAuth egress ${password}`);
     expect(seed).not.toContain('EGRESS_DESK_PROXY');
 
+    // A rotate (issue 24): its new password made, sealed while pending, put in the seed, then made current.
+    const rotate = await call<{ taskId: string }>('proxies.rotateCredentials', { clusterId, vmid, name: 'proxy-creds' });
+    if (!rotate.ok) throw new Error(rotate.error.message);
+    let rotated: { state: string; error?: { message: string } } | undefined;
+    for (let i = 0; i < 800 && rotated === undefined; i++) {
+      const got = await call<{ state: string; error?: { message: string } }>('tasks.get', { id: rotate.value.taskId });
+      if (got.ok && (got.value.state === 'failed' || got.value.state === 'succeeded')) rotated = got.value;
+      else await sleep(25);
+    }
+    expect(rotated?.state).toBe('succeeded');
+    const newSeed = Buffer.from(sim.state.iso(vm.node, storage!, file!)!.bytes).toString('latin1');
+    const rotatedPassword = /BasicAuth egress ([A-Za-z0-9_-]{32})/.exec(newSeed)?.[1];
+    expect(rotatedPassword).toBeDefined();
+    expect(rotatedPassword).not.toBe(password);
+    expect(await call('proxies.credentials', { clusterId, vmid })).toMatchObject({ ok: true, value: { password: rotatedPassword } });
+
     for (const [channel, input] of [
       ['tasks.list', {}],
       ['inventory.snapshot', {}],
@@ -109,8 +142,10 @@ describe("a proxy's password", () => {
     }
     app.history.flush();
 
-    for (const text of [...outputs, ...events, ...logger.lines]) expect(text).not.toContain(password);
-    expect(filesIn(dataDir)).not.toContain(password);
+    for (const secret of [password, rotatedPassword!]) {
+      for (const text of [...outputs, ...events, ...logger.lines]) expect(text).not.toContain(secret);
+      expect(filesIn(dataDir)).not.toContain(secret);
+    }
     // Gone with the proxy.
     expect(await call('proxies.credentials', { clusterId, vmid })).toMatchObject({ ok: false, error: { kind: 'not-found' } });
     expect(readFileSync(join(dataDir, 'proxy-credentials.json'), 'utf8')).not.toContain('proxy-creds');
