@@ -109,7 +109,12 @@ export class CheckRunner {
   }
 
   /** The proxy's targets through it, one at a time, each recorded; never throws. Resolves once all are recorded. */
-  async fetchTargets(input: ProxyTestInput, check: ProxyCheckResult, origin: TargetCheckRecord['origin'], signal?: AbortSignal): Promise<void> {
+  async fetchTargets(
+    input: ProxyTestInput,
+    check: ProxyCheckResult,
+    origin: TargetCheckRecord['origin'],
+    signal?: AbortSignal,
+  ): Promise<void> {
     const urls = this.options.targetsOf?.(input.clusterId, input.vmid) ?? [];
     if (urls.length === 0 || check.problem?.stage === 'connect' || check.problem?.stage === 'handshake') return;
     let recorded = 0;
@@ -120,7 +125,11 @@ export class CheckRunner {
         result = await this.options.proxyCheck.test({ ...input, targetUrl: undefined }, signal, { quiet: true, target: url });
       } catch (e) {
         // The VM went away between the check and its targets: the inventory's news, not the target's.
-        this.log.info('target not fetched', { cluster: input.clusterId, vmid: input.vmid, reason: toAppErrorValue(e)?.message ?? String(e) });
+        this.log.info('target not fetched', {
+          cluster: input.clusterId,
+          vmid: input.vmid,
+          reason: toAppErrorValue(e)?.message ?? String(e),
+        });
         break;
       }
       if (signal?.aborted) break;

@@ -66,7 +66,9 @@ export interface CheckService {
   /** `checks.setExpectedExit`: typed (refused in words unless addresses or CIDRs), the proposal confirmed, or cleared. */
   setExpectedExit(input: SetExpectedExitInput): { expectedExit?: string[]; learnedExit?: string };
   /** `checks.setTargets`: a proxy's own targets or a tag's, refused in words unless shared/domain/check-targets.ts allows them. */
-  setTargets(input: { clusterId: string; vmid?: number | undefined; tag?: string | undefined; targets: readonly string[] }): { targets: string[] };
+  setTargets(input: { clusterId: string; vmid?: number | undefined; tag?: string | undefined; targets: readonly string[] }): {
+    targets: string[];
+  };
   /** Issue 24: what a proxy's checks fetch after the echo (its tags' targets, then its own). */
   targetsOf(clusterId: string, vmid: number): readonly string[];
   /** For tests. */
@@ -105,7 +107,11 @@ export function createCheckService(options: CheckServiceOptions): CheckService {
   };
   let settings = checkSettingsOf(options.settings());
   const mergedTargets = (clusterId: string, vmid: number) =>
-    mergeTargets(options.inventory.vm(clusterId, vmid)?.tags ?? [], (tag) => switches.tagTargets(clusterId, tag), switches.targets(clusterId, vmid));
+    mergeTargets(
+      options.inventory.vm(clusterId, vmid)?.tags ?? [],
+      (tag) => switches.tagTargets(clusterId, tag),
+      switches.targets(clusterId, vmid),
+    );
 
   const runner = new CheckRunner({
     proxyCheck: options.proxyCheck,
@@ -264,10 +270,20 @@ export function createCheckService(options: CheckServiceOptions): CheckService {
     setTargets({ clusterId, vmid, tag, targets }) {
       const parsed = parseTargets(targets);
       if (!parsed.ok)
-        throw new AppError('invalid-input', `${parsed.problem} The targets were not changed.`, 'Correct the list and save again.', 'targets');
+        throw new AppError(
+          'invalid-input',
+          `${parsed.problem} The targets were not changed.`,
+          'Correct the list and save again.',
+          'targets',
+        );
       if (vmid !== undefined) switches.setTargets(clusterId, vmid, parsed.urls);
       else if (tag !== undefined && tag.trim() !== '') switches.setTagTargets(clusterId, tag, parsed.urls);
-      else throw new AppError('invalid-input', 'Name the proxy or the tag whose targets these are.', 'Open the proxy and save its targets there.');
+      else
+        throw new AppError(
+          'invalid-input',
+          'Name the proxy or the tag whose targets these are.',
+          'Open the proxy and save its targets there.',
+        );
       log.info('check targets', { cluster: clusterId, ...(vmid !== undefined ? { vmid } : { tag }), count: parsed.urls.length });
       return { targets: parsed.urls };
     },
