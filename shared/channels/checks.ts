@@ -156,5 +156,14 @@ export const checksEvents = defineEvents({
   /** A check finished (scheduled or Test) and was recorded. */
   'checks.result': CheckEntry,
   /** Issue 24: the targets a check fetched after its echo were recorded (the drawer reads them again). */
-  'checks.targets': z.object({ clusterId: z.string(), vmid: z.number().int(), at: z.number() }).strict(),
+  'checks.targets': z
+    .object({
+      clusterId: z.string(),
+      vmid: z.number().int(),
+      at: z.number(),
+      /** How many targets were fetched, and the ones that failed with their reason (the alert "Target unreachable"). */
+      fetched: z.number().int().nonnegative(),
+      failed: z.array(z.object({ url: z.string(), problem: z.string() }).strict()),
+    })
+    .strict(),
 });

@@ -59,7 +59,13 @@ export interface CheckRunnerOptions {
   /** Issue 24: the URLs to fetch through the proxy after its check (merged from its tags and its own, at most 10). */
   targetsOf?(clusterId: string, vmid: number): readonly string[];
   /** Publishes `checks.targets` once a check's targets are recorded. */
-  publishTargets?(event: { clusterId: string; vmid: number; at: number }): void;
+  publishTargets?(event: {
+    clusterId: string;
+    vmid: number;
+    at: number;
+    fetched: number;
+    failed: { url: string; problem: string }[];
+  }): void;
 }
 
 /** A target's fetch as the history keeps it: ok when the target answered below 400 through the proxy. */
@@ -118,6 +124,7 @@ export class CheckRunner {
     const urls = this.options.targetsOf?.(input.clusterId, input.vmid) ?? [];
     if (urls.length === 0 || check.problem?.stage === 'connect' || check.problem?.stage === 'handshake') return;
     let recorded = 0;
+    const failed: { url: string; problem: string }[] = [];
     for (const url of urls) {
       if (signal?.aborted) break;
       let result: ProxyCheckResult;
@@ -136,11 +143,13 @@ export class CheckRunner {
       try {
         this.options.history.recordTargetCheck(targetRecordOf(result, input, url, this.options.now(), origin));
         recorded++;
+        if (!result.reachable) failed.push({ url, problem: result.problem?.message ?? 'It did not answer.' });
       } catch (e) {
         this.log.warn('target fetch not recorded', { cluster: input.clusterId, vmid: input.vmid, reason: String(e) });
       }
     }
-    if (recorded > 0) this.options.publishTargets?.({ clusterId: input.clusterId, vmid: input.vmid, at: this.options.now() });
+    if (recorded > 0)
+      this.options.publishTargets?.({ clusterId: input.clusterId, vmid: input.vmid, at: this.options.now(), fetched: recorded, failed });
   }
 
   /** The Test button: the same check, recorded as manual; its protocol and port become the schedule's for this proxy. */
