@@ -42,22 +42,21 @@ export function CheckTargets({ clusterId, vmid, history }: { clusterId: string; 
           <caption className="sr-only">Each target&apos;s last fetch through the proxy</caption>
           <thead>
             <tr>
-              <th scope="col">Target</th>
               <th scope="col">Last result</th>
-              <th scope="col">First byte</th>
-              <th scope="col">Total</th>
-              <th scope="col">Last {targets[0] ? Math.max(...targets.map((t) => t.recent.length), 1) : 0}</th>
+              <th scope="col">Timing</th>
+              <th scope="col">Trend</th>
             </tr>
           </thead>
-          <tbody>
-            {targets.map((t) => {
-              const last = t.recent.at(-1);
-              return (
-                <tr key={t.url}>
-                  <td>
-                    <span className="target-url">{t.url}</span>
-                    <span className="muted target-from"> ({fromWords(t)})</span>
-                  </td>
+          {targets.map((t) => {
+            const last = t.recent.at(-1);
+            return (
+              <tbody key={t.url}>
+                <tr className="target-head">
+                  <th scope="rowgroup" colSpan={3}>
+                    <span className="target-url">{t.url}</span> <span className="muted target-from">({fromWords(t)})</span>
+                  </th>
+                </tr>
+                <tr>
                   <td>
                     {last && <StateBadge state={last.ok ? 'ok' : 'failed'} label={last.ok ? 'ok' : 'failed'} />} {lastWords(last)}
                     {last && (
@@ -67,15 +66,22 @@ export function CheckTargets({ clusterId, vmid, history }: { clusterId: string; 
                       </span>
                     )}
                   </td>
-                  <td>{last?.ok ? formatLatency(last.firstByteMs) : '—'}</td>
-                  <td>{last?.ok ? formatLatency(last.totalMs) : '—'}</td>
+                  <td className="target-timing">
+                    {last?.ok ? (
+                      <>
+                        {formatLatency(last.firstByteMs)} first byte, {formatLatency(last.totalMs)} in all
+                      </>
+                    ) : (
+                      '—'
+                    )}
+                  </td>
                   <td>
                     <Sparkline values={t.recent.map((r) => (r.ok && r.totalMs !== undefined ? r.totalMs : null))} width={60} height={16} />
                   </td>
                 </tr>
-              );
-            })}
-          </tbody>
+              </tbody>
+            );
+          })}
         </table>
       )}
       {history.targetsLeft && history.targetsLeft.length > 0 && (
