@@ -283,7 +283,7 @@ export async function startDemoProxies(sim: Simulator, logger: Logger): Promise<
     // 2: "connection not allowed by ruleset" — the demo proxy reaches only its echo.
     if (isDemoSite(host, port)) {
       socket.write(reply(0));
-      return serveSite(socket);
+      return void serveSite(socket);
     }
     if (`${host === 'localhost' ? '127.0.0.1' : host}:${port}` !== echoAuthority) return void socket.end(reply(2));
     socket.write(reply(0));
