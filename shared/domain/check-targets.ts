@@ -84,6 +84,8 @@ export function mergeTargets(
   return { targets: all.slice(0, MAX_TARGETS), left: all.slice(MAX_TARGETS).map((t) => t.url) };
 }
 
+/** The line as the words quote it: a user name or password in it is never repeated (it may be a real secret). */
 function shorten(text: string): string {
-  return text.length > 60 ? `${text.slice(0, 57)}…` : text;
+  const shown = text.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/?#]*@/i, '$1…@');
+  return shown.length > 60 ? `${shown.slice(0, 57)}…` : shown;
 }

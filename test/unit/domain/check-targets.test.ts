@@ -28,7 +28,12 @@ describe('a target list', () => {
     expect(parseTargets([])).toEqual({ ok: true, urls: [] });
   });
 
-  it('names the line that is not a target', () => {
+  it('names the line that is not a target, never repeating a password in it', () => {
+    expect(parseTargets('https://a.example/\nhttps://bob:hunter2@b.example/')).toEqual({
+      ok: false,
+      problem:
+        'Line 2 (https://…@b.example/): The URL must not hold a user name or password: it is sent through the proxy and kept in the check history. Use a URL that needs no login.',
+    });
     expect(parseTargets('https://a.example/\nmailto:x@example.com')).toEqual({
       ok: false,
       problem: 'Line 2 (mailto:x@example.com): Only http:// and https:// sites can be fetched through a proxy, not mailto: URLs.',

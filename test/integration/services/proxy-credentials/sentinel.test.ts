@@ -45,12 +45,21 @@ describe("a proxy's password", () => {
     const { sim } = env.t;
     const dataDir = await tempDir();
     const logger = createMemoryLogger('debug');
-    app = composeApp({ mode: 'browser', version: '0', runtime: nodeRuntime(), logger, dataDir, demo: 'off', secretVault: createMemoryVault() });
+    app = composeApp({
+      mode: 'browser',
+      version: '0',
+      runtime: nodeRuntime(),
+      logger,
+      dataDir,
+      demo: 'off',
+      secretVault: createMemoryVault(),
+    });
     const events: string[] = [];
     app.bus.subscribe((name, payload) => events.push(JSON.stringify({ name, payload })));
     const outputs: string[] = [];
     const call = async <T>(channel: string, input: unknown = {}) => {
-      const answer = (await app!.router.dispatch(channel, input, ctx)) as { ok: true; value: T } | { ok: false; error: { message: string } };
+      const answer = (await app!.router.dispatch(channel, input, ctx)) as
+        { ok: true; value: T } | { ok: false; error: { message: string } };
       if (channel !== 'proxies.credentials') outputs.push(JSON.stringify(answer));
       return answer;
     };
@@ -90,6 +99,15 @@ describe("a proxy's password", () => {
     const seed = Buffer.from(sim.state.iso(vm.node, storage!, file!)!.bytes).toString('latin1');
     expect(seed).toContain(`BasicAuth egress ${password}`);
     expect(seed).not.toContain('EGRESS_DESK_PROXY');
+
+    // Issue 24, targets: a list that carries the password in a URL is refused, and the refusal does not repeat it.
+    const refusedTargets = await call('checks.setTargets', {
+      clusterId,
+      vmid,
+      targets: ['http://site.example/', `http://${username}:${password}@site.example/`],
+    });
+    expect(refusedTargets).toMatchObject({ ok: false, error: { kind: 'invalid-input' } });
+    await call('checks.setTargets', { clusterId, vmid, targets: ['http://site.example/'] });
 
     for (const [channel, input] of [
       ['tasks.list', {}],
