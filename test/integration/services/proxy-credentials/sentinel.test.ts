@@ -9,6 +9,7 @@
  * reveal, answers it, and the seed on Proxmox carries it for tinyproxy's
  * BasicAuth, as docs/security.md says (Squid's seed carries a hash:
  * test/unit/services/proxy-credentials.test.ts). Deleting the proxy removes its credentials.
+ * A target list (issue 24) carrying the password in a URL is refused without repeating it.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -45,21 +46,12 @@ describe("a proxy's password", () => {
     const { sim } = env.t;
     const dataDir = await tempDir();
     const logger = createMemoryLogger('debug');
-    app = composeApp({
-      mode: 'browser',
-      version: '0',
-      runtime: nodeRuntime(),
-      logger,
-      dataDir,
-      demo: 'off',
-      secretVault: createMemoryVault(),
-    });
+    app = composeApp({ mode: 'browser', version: '0', runtime: nodeRuntime(), logger, dataDir, demo: 'off', secretVault: createMemoryVault() });
     const events: string[] = [];
     app.bus.subscribe((name, payload) => events.push(JSON.stringify({ name, payload })));
     const outputs: string[] = [];
     const call = async <T>(channel: string, input: unknown = {}) => {
-      const answer = (await app!.router.dispatch(channel, input, ctx)) as
-        { ok: true; value: T } | { ok: false; error: { message: string } };
+      const answer = (await app!.router.dispatch(channel, input, ctx)) as { ok: true; value: T } | { ok: false; error: { message: string } };
       if (channel !== 'proxies.credentials') outputs.push(JSON.stringify(answer));
       return answer;
     };
