@@ -139,6 +139,8 @@ export class ProxySwitches {
     const keys = vmids ? vmids.map((v) => proxyKey(clusterId, v)) : [...this.proxies.keys()].filter((k) => k.startsWith(`${clusterId}/`));
     let changed = false;
     for (const key of keys) changed = this.proxies.delete(key) || changed;
+    // A cluster removed takes its tags' targets with it.
+    if (!vmids) for (const key of [...this.tags.keys()]) if (key.startsWith(`${clusterId}/`)) changed = this.tags.delete(key) || changed;
     if (changed) this.save();
   }
 
