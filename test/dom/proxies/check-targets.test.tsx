@@ -84,7 +84,7 @@ describe("the drawer's targets", () => {
         .map((c) => c.textContent);
     expect(heading(groups[0]!)).toBe(`${site} (tag web)`);
     expect(cells(groups[0]!)[0]).toMatch(/^ok reached \(HTTP 200\)/);
-    expect(cells(groups[0]!)[1]).toBe('31 ms first byte, 52 ms in all');
+    expect(cells(groups[0]!)[1]).toBe('31 ms / 52 ms');
     expect(groups[0]!.querySelector('svg.sparkline path')).not.toBeNull();
     expect(heading(groups[1]!)).toBe(`${down} (this proxy)`);
     expect(cells(groups[1]!)[0]).toContain('could not reach 10.9.9.9:8080: the connection was refused.');

@@ -43,7 +43,7 @@ export function CheckTargets({ clusterId, vmid, history }: { clusterId: string; 
           <thead>
             <tr>
               <th scope="col">Last result</th>
-              <th scope="col">Timing</th>
+              <th scope="col">First byte / total</th>
               <th scope="col">Trend</th>
             </tr>
           </thead>
@@ -69,7 +69,7 @@ export function CheckTargets({ clusterId, vmid, history }: { clusterId: string; 
                   <td className="target-timing">
                     {last?.ok ? (
                       <>
-                        {formatLatency(last.firstByteMs)} first byte, {formatLatency(last.totalMs)} in all
+                        {formatLatency(last.firstByteMs)} / {formatLatency(last.totalMs)}
                       </>
                     ) : (
                       '—'
