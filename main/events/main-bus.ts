@@ -15,6 +15,7 @@ export interface MainEvents {
   'health.update': EventPayload<'health.update'>;
   'tasks.update': EventPayload<'tasks.update'>;
   'checks.result': EventPayload<'checks.result'>;
+  'checks.targets': EventPayload<'checks.targets'>;
 }
 export type MainEventName = keyof MainEvents;
 export type MainListener<E extends MainEventName> = (payload: MainEvents[E]) => void;
@@ -28,6 +29,7 @@ const MAIN_EVENT_NAMES: ReadonlySet<string> = new Set<MainEventName>([
   'health.update',
   'tasks.update',
   'checks.result',
+  'checks.targets',
 ]);
 
 /**
@@ -52,6 +54,7 @@ export function createMainBus(log: Logger): MainBus {
     'health.update': new Set(),
     'tasks.update': new Set(),
     'checks.result': new Set(),
+    'checks.targets': new Set(),
   };
   const deliver = <E extends MainEventName>(name: E, payload: MainEvents[E]): void => {
     for (const listener of listeners[name]) {
@@ -75,6 +78,8 @@ export function createMainBus(log: Logger): MainBus {
         case 'tasks.update':
           return deliver(message.name, message.payload);
         case 'checks.result':
+          return deliver(message.name, message.payload);
+        case 'checks.targets':
           return deliver(message.name, message.payload);
       }
     },

@@ -27,6 +27,36 @@ export const CheckEntry = z
   .strict();
 export type CheckEntry = z.infer<typeof CheckEntry>;
 
+/** Issue 24: one target fetched through the proxy after a check (main/services/history/types.ts TargetCheckRecord). */
+export const TargetCheckEntry = z
+  .object({
+    url: z.string(),
+    at: z.number(),
+    ok: z.boolean(),
+    httpStatus: z.number().int().optional(),
+    firstByteMs: z.number().nonnegative().optional(),
+    totalMs: z.number().nonnegative().optional(),
+    stage: ProxyCheckStage.optional(),
+    problem: z.string().optional(),
+    origin: z.enum(['scheduled', 'manual']),
+  })
+  .strict();
+export type TargetCheckEntry = z.infer<typeof TargetCheckEntry>;
+
+/** How many fetches of each target the drawer shows (its sparkline). */
+export const TARGET_POINTS = 12;
+
+export const TargetSummary = z
+  .object({
+    url: z.string(),
+    /** The lists that name it: the proxy's tags (`tag`), the proxy's own (`proxy`). */
+    from: z.array(z.union([z.object({ tag: z.string() }).strict(), z.object({ proxy: z.literal(true) }).strict()])),
+    /** The last TARGET_POINTS fetches of the span, oldest first. */
+    recent: z.array(TargetCheckEntry),
+  })
+  .strict();
+export type TargetSummary = z.infer<typeof TargetSummary>;
+
 /** How many latencies the table's sparkline draws. */
 export const TREND_POINTS = 12;
 
@@ -72,9 +102,19 @@ export const CheckHistory = z
     expectedExit: z.array(z.string()).optional(),
     /** The first good check's address, proposed as the expected exit until confirmed. */
     learnedExit: z.string().optional(),
+    /** Issue 24: what each check fetches after the echo (its tags' targets, then its own), with the last fetches. */
+    targets: z.array(TargetSummary).optional(),
+    /** Listed past the most a proxy fetches (10): not fetched. */
+    targetsLeft: z.array(z.string()).optional(),
+    /** The proxy's own list, and each of its tags' lists (tags without targets included, to edit). */
+    ownTargets: z.array(z.string()).optional(),
+    tagTargets: z.array(z.object({ tag: z.string(), urls: z.array(z.string()) }).strict()).optional(),
   })
   .strict();
 export type CheckHistory = z.infer<typeof CheckHistory>;
+
+/** A target list as sent to main: one URL an entry; main refuses it in words unless shared/domain/check-targets.ts allows it. */
+const TargetInput = z.array(boundedText(2100)).max(50);
 
 export const checksChannels = defineChannels({
   /** The latest check and the latency trend of every proxy of a cluster that has been checked (the table). */
@@ -102,9 +142,28 @@ export const checksChannels = defineChannels({
       .strict(),
     output: z.object({ expectedExit: z.array(z.string()).optional(), learnedExit: z.string().optional() }).strict(),
   },
+  /** Issue 24: the targets of one proxy (`vmid`) or of every proxy with a tag (`tag`) in the cluster; an empty list clears. */
+  'checks.setTargets': {
+    input: z
+      .object({ clusterId, vmid: vmid.optional(), tag: boundedText(200).optional(), targets: TargetInput })
+      .strict()
+      .refine((i) => (i.vmid === undefined) !== (i.tag === undefined), { error: 'Name a proxy (vmid) or a tag, not both.' }),
+    output: z.object({ targets: z.array(z.string()) }).strict(),
+  },
 });
 
 export const checksEvents = defineEvents({
   /** A check finished (scheduled or Test) and was recorded. */
   'checks.result': CheckEntry,
+  /** Issue 24: the targets a check fetched after its echo were recorded (the drawer reads them again). */
+  'checks.targets': z
+    .object({
+      clusterId: z.string(),
+      vmid: z.number().int(),
+      at: z.number(),
+      /** How many targets were fetched, and the ones that failed with their reason (the alert "Target unreachable"). */
+      fetched: z.number().int().nonnegative(),
+      failed: z.array(z.object({ url: z.string(), problem: z.string() }).strict()),
+    })
+    .strict(),
 });

@@ -34,6 +34,8 @@ export const ProxyCheckResult = z
     targetUrl: z.string(),
     /** Time to open the TCP connection to the proxy. */
     connectMs: z.number().nonnegative().optional(),
+    /** From sending the request to the answer's headers (time to first byte), through the proxy. */
+    firstByteMs: z.number().nonnegative().optional(),
     /** Time for the whole request through the proxy, answer included. */
     latencyMs: z.number().nonnegative().optional(),
     /** The HTTP status the target answered. */

@@ -12,6 +12,7 @@ export const AlertRuleId = z.enum([
   'egress-address-changed',
   'egress-outside-expected',
   'egress-exit-shared',
+  'target-unreachable',
   'node-unreachable',
   'seed-storage-low',
   'template-unsuitable',
@@ -29,7 +30,7 @@ const whole = (what: string, min: number, max: number) =>
 export const AlertRuleSettings = z
   .object({
     /** Rules switched off: they raise nothing, and their open alerts resolve at the next evaluation. */
-    disabled: z.array(AlertRuleId).max(8),
+    disabled: z.array(AlertRuleId).max(16),
     /** Issue 24: tags whose proxies must each leave from their own address (a pool of distinct exits). */
     distinctExitTags: z.array(z.string().max(64)).max(32),
     /** How long a proxy that should run may be stopped before the alert (a quick restart by hand is no alert). */
@@ -123,6 +124,13 @@ export const alertRuleCatalogue: readonly {
     about: 'vm',
     title: 'Distinct exits shared',
     explains: 'Two proxies of a tag marked as a pool of distinct exits were last seen leaving from one address.',
+  },
+  {
+    id: 'target-unreachable',
+    about: 'vm',
+    title: 'Target unreachable',
+    explains:
+      "A target listed for the proxy (or its tag) could not be reached through it at the last check, while the proxy's own egress check is judged apart.",
   },
   {
     id: 'node-unreachable',

@@ -32,6 +32,7 @@ import { createAlertDelivery, type AlertDelivery } from './delivery';
 import { AlertEngine } from './engine';
 import { ExitRules, noExitPrefs, type ExitPrefs } from './exit-rules';
 import { ProxyRules, type CheckedProxy } from './proxy-rules';
+import { TargetRules } from './target-rules';
 import { createWebhookAgent, type SendPolicy } from './webhook-sender';
 import { TemplateRules } from './template-rules';
 import { createTemplateWatch, type TemplateWatch } from './template-watch';
@@ -156,6 +157,7 @@ export function createAlertService(options: AlertServiceOptions): AlertService {
     options.exitPrefs ?? noExitPrefs,
     () => options.settings().alertRules?.distinctExitTags ?? [],
   );
+  const targetRules = new TargetRules(engine, thresholds, (clusterId, vmid) => options.inventoryVm(clusterId, vmid)?.name);
   const cluster = new ClusterRules(engine, thresholds, clusterName);
   const templates = createTemplateWatch({
     directory: options.directory,
@@ -265,6 +267,7 @@ export function createAlertService(options: AlertServiceOptions): AlertService {
         options.bus.main.on('health.update', onHealth),
         options.bus.main.on('settings.changed', applySwitches),
         options.bus.main.on('checks.result', observeCheck),
+        options.bus.main.on('checks.targets', (event) => targetRules.observeTargets(event)),
         options.bus.main.on('tasks.update', (task) => {
           if (STOPPING_KINDS.has(task.kind) && task.vmid !== undefined) proxies.stoppedByThisApp(task.clusterId, task.vmid);
         }),

@@ -10,6 +10,7 @@ export function checksHandlers(checks: CheckService): AreaHandlers<typeof checks
     'checks.history': (input) => checks.history(input),
     'checks.setProxyEnabled': ({ clusterId, vmid, enabled }) => checks.setProxyEnabled(clusterId, vmid, enabled),
     'checks.setExpectedExit': (input) => checks.setExpectedExit(input),
+    'checks.setTargets': (input) => checks.setTargets(input),
   };
 }
 

@@ -3,7 +3,8 @@
  * VMID, in `checks.json` in the data folder (0600, written atomically), so it
  * survives restarts: the off switch, and the protocol and port Test last used
  * (the app cannot see which proxy software a guest runs; the admin's own Test
- * says it). Without a data folder it lives in memory.
+ * says it), its expected exit, and the targets (issue 24) listed for the
+ * proxy and for each tag of a cluster. Without a data folder it lives in memory.
  *
  * A file that cannot be read or does not parse is set aside as
  * `checks.corrupt-<time>.json` (private-json-file.ts) and the app starts with every proxy on:
@@ -13,11 +14,14 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { CheckEndpoint } from '../../../shared/channels/checks';
 import { DEFAULT_ENDPOINT } from '../../../shared/domain/proxy-endpoint';
+import { MAX_TARGETS } from '../../../shared/domain/check-targets';
 import { exitWithin } from '../../../shared/domain/expected-exit';
 import type { Logger } from '../../log/logger';
 import { readPrivateJson, writePrivateJson } from '../../files/private-json-file';
 
 export const CHECKS_FILE = 'checks.json';
+
+const TargetUrls = z.array(z.string().max(2048)).max(MAX_TARGETS);
 
 const ProxyPrefs = z
   .object({
@@ -27,10 +31,19 @@ const ProxyPrefs = z
     expectedExit: z.array(z.string().max(64)).max(32).optional(),
     /** The first good check's address, proposed as the expected exit until the user confirms it. */
     learnedExit: z.string().max(64).optional(),
+    /** Issue 24: the proxy's own targets (shared/domain/check-targets.ts), fetched after its tags'. */
+    targets: TargetUrls.optional(),
   })
   .strict();
 type ProxyPrefs = z.infer<typeof ProxyPrefs>;
-const SwitchesFile = z.object({ version: z.literal(1), proxies: z.record(z.string(), ProxyPrefs) }).strict();
+const SwitchesFile = z
+  .object({
+    version: z.literal(1),
+    proxies: z.record(z.string(), ProxyPrefs),
+    /** Each tag's targets, keyed `cluster/tag` (a tag is a cluster's: Proxmox keeps it on the VM). */
+    tagTargets: z.record(z.string(), TargetUrls).optional(),
+  })
+  .strict();
 
 /** Squid's port, the Create dialog's first preset: what a proxy never tested, of unknown user-data, is checked on. */
 export const DEFAULT_CHECK_ENDPOINT: CheckEndpoint = DEFAULT_ENDPOINT;
@@ -39,6 +52,7 @@ export const proxyKey = (clusterId: string, vmid: number) => `${clusterId}/${vmi
 
 export class ProxySwitches {
   private readonly proxies = new Map<string, ProxyPrefs>();
+  private readonly tags = new Map<string, string[]>();
   private readonly file: string | undefined;
   private readonly log: Logger;
 
@@ -48,6 +62,34 @@ export class ProxySwitches {
     if (!this.file) return;
     const parsed = readPrivateJson(this.file, SwitchesFile, log); // a broken file: set aside, every proxy starts on
     for (const [key, prefs] of Object.entries(parsed?.proxies ?? {})) this.proxies.set(key, prefs);
+    for (const [key, urls] of Object.entries(parsed?.tagTargets ?? {})) this.tags.set(key, urls);
+  }
+
+  /** Issue 24: the proxy's own targets. */
+  targets(clusterId: string, vmid: number): readonly string[] {
+    return this.proxies.get(proxyKey(clusterId, vmid))?.targets ?? [];
+  }
+
+  /** A tag's targets in a cluster. */
+  tagTargets(clusterId: string, tag: string): readonly string[] | undefined {
+    return this.tags.get(`${clusterId}/${tag}`);
+  }
+
+  /** Every tag of the cluster that has targets. */
+  targetedTags(clusterId: string): { tag: string; urls: readonly string[] }[] {
+    const prefix = `${clusterId}/`;
+    return [...this.tags].filter(([k]) => k.startsWith(prefix)).map(([k, urls]) => ({ tag: k.slice(prefix.length), urls }));
+  }
+
+  /** Sets the proxy's own targets (already checked by parseTargets); an empty list removes them. */
+  setTargets(clusterId: string, vmid: number, urls: readonly string[]): void {
+    this.update(proxyKey(clusterId, vmid), (p) => ({ ...p, targets: urls.length ? [...urls] : undefined }));
+  }
+
+  setTagTargets(clusterId: string, tag: string, urls: readonly string[]): void {
+    if (urls.length) this.tags.set(`${clusterId}/${tag}`, [...urls]);
+    else this.tags.delete(`${clusterId}/${tag}`);
+    this.save();
   }
 
   enabled(clusterId: string, vmid: number): boolean {
@@ -106,12 +148,15 @@ export class ProxySwitches {
     const keys = vmids ? vmids.map((v) => proxyKey(clusterId, v)) : [...this.proxies.keys()].filter((k) => k.startsWith(`${clusterId}/`));
     let changed = false;
     for (const key of keys) changed = this.proxies.delete(key) || changed;
+    // A cluster removed takes its tags' targets with it.
+    if (!vmids) for (const key of [...this.tags.keys()]) if (key.startsWith(`${clusterId}/`)) changed = this.tags.delete(key) || changed;
     if (changed) this.save();
   }
 
   private update(key: string, change: (p: ProxyPrefs) => ProxyPrefs): void {
     const next = change(this.proxies.get(key) ?? {});
     if (next.off === undefined) delete next.off;
+    if (next.targets === undefined) delete next.targets;
     if (Object.values(next).every((v) => v === undefined)) this.proxies.delete(key);
     else this.proxies.set(key, next);
     this.save();
@@ -119,7 +164,11 @@ export class ProxySwitches {
 
   private save(): void {
     if (!this.file) return;
-    const body = { version: 1 as const, proxies: Object.fromEntries(this.proxies) };
+    const body = {
+      version: 1 as const,
+      proxies: Object.fromEntries(this.proxies),
+      ...(this.tags.size ? { tagTargets: Object.fromEntries(this.tags) } : {}),
+    };
     try {
       writePrivateJson(this.file, body);
     } catch (e) {

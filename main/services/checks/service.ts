@@ -9,7 +9,8 @@
  * re-reads that on every inventory delta, settings change and switch.
  */
 import type { CheckEndpoint, CheckHistory, LatestChecks, ProxyCheckSummary } from '../../../shared/channels/checks';
-import { TREND_POINTS } from '../../../shared/channels/checks';
+import { TARGET_POINTS, TREND_POINTS } from '../../../shared/channels/checks';
+import { mergeTargets, parseTargets } from '../../../shared/domain/check-targets';
 import { parseExpectedExit } from '../../../shared/domain/expected-exit';
 import { AppError } from '../../errors/app-error';
 import type { VmRow } from '../../../shared/channels/inventory';
@@ -66,6 +67,12 @@ export interface CheckService {
   };
   /** `checks.setExpectedExit`: typed (refused in words unless addresses or CIDRs), the proposal confirmed, or cleared. */
   setExpectedExit(input: SetExpectedExitInput): { expectedExit?: string[]; learnedExit?: string };
+  /** `checks.setTargets`: a proxy's own targets or a tag's, refused in words unless shared/domain/check-targets.ts allows them. */
+  setTargets(input: { clusterId: string; vmid?: number | undefined; tag?: string | undefined; targets: readonly string[] }): {
+    targets: string[];
+  };
+  /** Issue 24: what a proxy's checks fetch after the echo (its tags' targets, then its own). */
+  targetsOf(clusterId: string, vmid: number): readonly string[];
   /** For tests. */
   readonly schedule: CheckSchedule;
 }
@@ -102,6 +109,12 @@ export function createCheckService(options: CheckServiceOptions): CheckService {
     return { ...(expectedExit ? { expectedExit: [...expectedExit] } : {}), ...(learnedExit ? { learnedExit } : {}) };
   };
   let settings = checkSettingsOf(options.settings());
+  const mergedTargets = (clusterId: string, vmid: number) =>
+    mergeTargets(
+      options.inventory.vm(clusterId, vmid)?.tags ?? [],
+      (tag) => switches.tagTargets(clusterId, tag),
+      switches.targets(clusterId, vmid),
+    );
 
   const runner = new CheckRunner({
     proxyCheck: options.proxyCheck,
@@ -111,7 +124,29 @@ export function createCheckService(options: CheckServiceOptions): CheckService {
     endpointHint: options.endpointHint,
     now: () => timers.now(),
     logger: log,
+    targetsOf: (clusterId, vmid) => mergedTargets(clusterId, vmid).targets.map((t) => t.url),
+    publishTargets: (event) => options.bus.publish('checks.targets', event),
   });
+
+  /** The drawer's targets: each merged one with its last fetches in the span, the lists to edit. */
+  function targetsOfHistory(clusterId: string, vmid: number, since: number) {
+    const merged = mergedTargets(clusterId, vmid);
+    const tags = options.inventory.vm(clusterId, vmid)?.tags ?? [];
+    const fetched = merged.targets.length ? options.history.targetChecks(clusterId, vmid, since) : [];
+    return {
+      targets: merged.targets.map((t) => ({
+        url: t.url,
+        from: t.from,
+        recent: fetched
+          .filter((f) => f.url === t.url)
+          .slice(-TARGET_POINTS)
+          .map(({ clusterId: _c, vmid: _v, ...entry }) => entry),
+      })),
+      ...(merged.left.length ? { targetsLeft: merged.left } : {}),
+      ownTargets: [...switches.targets(clusterId, vmid)],
+      tagTargets: [...new Set(tags)].map((tag) => ({ tag, urls: [...(switches.tagTargets(clusterId, tag) ?? [])] })),
+    };
+  }
 
   function* targets(): Iterable<ScheduledProxy> {
     if (!settings.enabled) return;
@@ -201,6 +236,7 @@ export function createCheckService(options: CheckServiceOptions): CheckService {
         endpoint: runner.endpointOf(clusterId, vmid),
         intervalMinutes: settings.intervalMs / 60_000,
         ...exitOf(clusterId, vmid),
+        ...targetsOfHistory(clusterId, vmid, timers.now() - hours * 3_600_000),
       };
     },
     exitPrefs: {
@@ -234,6 +270,27 @@ export function createCheckService(options: CheckServiceOptions): CheckService {
       log.info('proxy expected exit', { cluster: clusterId, vmid, set: switches.expectedExit(clusterId, vmid) !== undefined });
       for (const listener of exitListeners) listener(clusterId, vmid);
       return exitOf(clusterId, vmid);
+    },
+    targetsOf: (clusterId, vmid) => mergedTargets(clusterId, vmid).targets.map((t) => t.url),
+    setTargets({ clusterId, vmid, tag, targets }) {
+      const parsed = parseTargets(targets);
+      if (!parsed.ok)
+        throw new AppError(
+          'invalid-input',
+          `${parsed.problem} The targets were not changed.`,
+          'Correct the list and save again.',
+          'targets',
+        );
+      if (vmid !== undefined) switches.setTargets(clusterId, vmid, parsed.urls);
+      else if (tag !== undefined && tag.trim() !== '') switches.setTagTargets(clusterId, tag, parsed.urls);
+      else
+        throw new AppError(
+          'invalid-input',
+          'Name the proxy or the tag whose targets these are.',
+          'Open the proxy and save its targets there.',
+        );
+      log.info('check targets', { cluster: clusterId, ...(vmid !== undefined ? { vmid } : { tag }), count: parsed.urls.length });
+      return { targets: parsed.urls };
     },
     checkSoon: (clusterId, vmid, delayMs) => schedule.checkSoon(proxyKey(clusterId, vmid), delayMs),
     setProxyEnabled(clusterId, vmid, enabled) {

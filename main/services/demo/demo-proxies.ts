@@ -15,7 +15,9 @@
  * The proxies never connect out. They answer the check themselves: a
  * request (forwarded, or through a CONNECT or SOCKS5 tunnel) to the demo's
  * echo, http://127.0.0.1:<port>/ip, gets the simulated egress address;
- * anything else is refused (HTTP 403, SOCKS5 "not allowed by ruleset"). The
+ * anything else is refused (HTTP 403, SOCKS5 "not allowed by ruleset"), but
+ * for a plain-http target on a reserved `.example` name (issue 24), answered
+ * by the demo itself so a target shows reached. The
  * configured echo URL (https://api.ipify.org by default) cannot be served:
  * the check does TLS with it and the demo has no certificate for it, so
  * for the demo the check uses this echo and says so in its result.
@@ -251,6 +253,12 @@ export async function startDemoProxies(sim: Simulator, logger: Logger): Promise<
     tunnelExit.set(socket, egressOf(vmid));
     echo.emit('connection', socket);
   };
+  // Issue 24, targets: a plain-http site on a reserved `.example` name (RFC 2606) stands in for "the site I need",
+  // answered here, so a target shows reached on the demo; any other target is refused like every other host.
+  const isDemoSite = (hostname: string, port: number) => /\.example\.?$/i.test(hostname) && port === 80;
+  const site = createHttpServer((req, res) => answer(res, 200, `demo: ${req.headers.host ?? 'the site'} answered\n`));
+  site.on('connection', track);
+  const serveSite = (socket: Socket) => site.emit('connection', socket);
 
   function httpProxy(vmid: number, authOf: () => DemoAuth | undefined): HttpServer {
     const broken = vmid === DEMO_BROKEN_VMID;
@@ -266,6 +274,8 @@ export async function startDemoProxies(sim: Simulator, logger: Logger): Promise<
       } catch {
         // Origin form: not a request for a proxy.
       }
+      if (target && target.protocol === 'http:' && isDemoSite(target.hostname, Number(target.port || 80)))
+        return void answer(res, 200, `demo: ${target.hostname} answered\n`);
       if (!target || target.host !== echoAuthority) return void answer(res, 403, 'demo: only the built-in echo is reachable\n');
       if (target.pathname !== '/ip') return void answer(res, 404, 'not found\n');
       answer(res, 200, egressOf(vmid));
@@ -320,6 +330,10 @@ export async function startDemoProxies(sim: Simulator, logger: Logger): Promise<
     const reply = (code: number) => Buffer.from([5, code, 0, 1, 127, 0, 0, 1, (port >> 8) & 0xff, port & 0xff]);
     if (cmd !== 1) return void socket.end(reply(7));
     // 2: "connection not allowed by ruleset" — the demo proxy reaches only its echo.
+    if (isDemoSite(host, port)) {
+      socket.write(reply(0));
+      return void serveSite(socket);
+    }
     if (`${host === 'localhost' ? '127.0.0.1' : host}:${port}` !== echoAuthority) return void socket.end(reply(2));
     socket.write(reply(0));
     serveEcho(socket, vmid);

@@ -7,10 +7,11 @@
 import { ORIGINS, STAGES } from './rows';
 import type { DatabaseSync, StatementSync } from './sqlite-module';
 import { prepareStatements, type HistoryStatements } from './statements';
-import type { CheckRecord, NodeHealthRecord } from './types';
+import type { CheckRecord, NodeHealthRecord, TargetCheckRecord } from './types';
 
 /** A record waiting in the write queue (write-queue.ts). */
-export type PendingRecord = { kind: 'check'; record: CheckRecord } | { kind: 'node'; record: NodeHealthRecord };
+export type PendingRecord =
+  { kind: 'check'; record: CheckRecord } | { kind: 'node'; record: NodeHealthRecord } | { kind: 'target'; record: TargetCheckRecord };
 
 export interface HistoryConnection {
   readonly db: DatabaseSync;
@@ -31,6 +32,7 @@ export function historyConnection(db: DatabaseSync): HistoryConnection {
   const proxyIds = new Map<string, number>();
   const nodeIds = new Map<string, number>();
   const addressIds = new Map<string, number>();
+  const targetIds = new Map<string, number>();
 
   function internedId(
     cache: Map<string, number>,
@@ -50,6 +52,8 @@ export function historyConnection(db: DatabaseSync): HistoryConnection {
     internedId(proxyIds, key(clusterId, vmid), sql.proxyId, sql.addProxy, clusterId, vmid);
   const nodeId = (clusterId: string, node: string) => internedId(nodeIds, key(clusterId, node), sql.nodeId, sql.addNode, clusterId, node);
   const addressId = (address: string) => internedId(addressIds, address, sql.addressId, sql.addAddress, address);
+  const targetId = (url: string) => internedId(targetIds, url, sql.targetId, sql.addTarget, url);
+  const whole = (ms: number | undefined) => (ms === undefined ? null : Math.round(ms));
 
   return {
     db,
@@ -58,6 +62,23 @@ export function historyConnection(db: DatabaseSync): HistoryConnection {
       if (item.kind === 'node') {
         const r = item.record;
         sql.insertNodeHealth.run(nodeId(r.clusterId, r.node), r.at, r.reason, r.latencyMs === undefined ? null : Math.round(r.latencyMs));
+        return;
+      }
+      if (item.kind === 'target') {
+        const t = item.record;
+        const stage = t.stage ? STAGES.indexOf(t.stage) : -1;
+        sql.insertTargetCheck.run(
+          proxyId(t.clusterId, t.vmid),
+          t.at,
+          targetId(t.url),
+          t.ok ? 1 : 0,
+          t.httpStatus ?? null,
+          whole(t.firstByteMs),
+          whole(t.totalMs),
+          stage >= 0 ? stage : null,
+          t.problem ?? null,
+          ORIGINS.indexOf(t.origin) > 0 ? 1 : 0,
+        );
         return;
       }
       const r = item.record;
@@ -89,6 +110,7 @@ export function historyConnection(db: DatabaseSync): HistoryConnection {
         proxyIds.clear();
         nodeIds.clear();
         addressIds.clear();
+        targetIds.clear();
         throw error;
       }
     },

@@ -160,6 +160,7 @@ export function openHistoryDatabase(options: HistoryDatabaseOptions): HistoryDat
     setRetentionDays: (days) => retention.setDays(days, now()),
     recordCheck: (record) => queue.push({ kind: 'check', record: { ...record } }),
     recordNodeHealth: (record) => queue.push({ kind: 'node', record: { ...record } }),
+    recordTargetCheck: (record) => queue.push({ kind: 'target', record: { ...record } }),
     ...recordReads({ current, queue, guardedRead }),
     raiseAlert: alerts.raiseAlert,
     resolveAlert: alerts.resolveAlert,

@@ -6,7 +6,7 @@
  * open alert), so the checks and alerts keep working and nothing crashes.
  */
 import { DEFAULT_HISTORY_RETENTION_DAYS } from '../../../shared/domain/profile';
-import type { AlertRecord, CheckRecord, HistoryDatabase, NodeHealthRecord } from './types';
+import type { AlertRecord, CheckRecord, HistoryDatabase, NodeHealthRecord, TargetCheckRecord } from './types';
 
 const DAY_MS = 86_400_000;
 const inRange = (at: number, since: number, until: number) => at >= since && at <= until;
@@ -17,6 +17,7 @@ export function memoryHistoryStore(degraded: string, options: { retentionDays?: 
   let retentionDays = options.retentionDays ?? DEFAULT_HISTORY_RETENTION_DAYS;
   let checks: CheckRecord[] = [];
   let health: NodeHealthRecord[] = [];
+  let targets: TargetCheckRecord[] = [];
   let alerts: AlertRecord[] = [];
   let nextId = 1;
   const openAlert = (rule: string, clusterId: string, target: string) =>
@@ -24,11 +25,12 @@ export function memoryHistoryStore(degraded: string, options: { retentionDays?: 
 
   const applyRetention = (nowMs: number) => {
     const cut = nowMs - retentionDays * DAY_MS;
-    const before = checks.length + health.length + alerts.length;
+    const before = checks.length + health.length + alerts.length + targets.length;
     checks = checks.filter((c) => c.at >= cut);
+    targets = targets.filter((t) => t.at >= cut);
     health = health.filter((h) => h.at >= cut);
     alerts = alerts.filter((a) => a.resolvedAt === undefined || a.resolvedAt >= cut);
-    return before - checks.length - health.length - alerts.length;
+    return before - checks.length - health.length - alerts.length - targets.length;
   };
 
   return {
@@ -49,6 +51,9 @@ export function memoryHistoryStore(degraded: string, options: { retentionDays?: 
       for (const c of checks) if (c.clusterId === clusterId && c.at >= (latest.get(c.vmid)?.at ?? -Infinity)) latest.set(c.vmid, c);
       return [...latest.values()].sort((a, b) => a.vmid - b.vmid);
     },
+    recordTargetCheck: (record) => void targets.push({ ...record }),
+    targetChecks: (clusterId, vmid, since, until = Number.MAX_SAFE_INTEGER) =>
+      targets.filter((t) => t.clusterId === clusterId && t.vmid === vmid && inRange(t.at, since, until)).sort(byAt),
     recordNodeHealth: (record) => void health.push({ ...record }),
     nodeHealth: (clusterId, node, since, until = Number.MAX_SAFE_INTEGER) =>
       health.filter((h) => h.clusterId === clusterId && h.node === node && inRange(h.at, since, until)).sort(byAt),

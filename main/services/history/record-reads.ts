@@ -5,11 +5,11 @@
  */
 import type { HistoryConnection, PendingRecord } from './connection';
 import type { GuardedRead } from './guarded-read';
-import { byAt, checkFromRow, nodeHealthFromRow, type CheckRow, type NodeHealthRow } from './rows';
-import type { CheckRecord, HistoryStore, NodeHealthRecord } from './types';
+import { byAt, checkFromRow, nodeHealthFromRow, targetCheckFromRow, type CheckRow, type NodeHealthRow, type TargetCheckRow } from './rows';
+import type { CheckRecord, HistoryStore, NodeHealthRecord, TargetCheckRecord } from './types';
 import type { WriteQueue } from './write-queue';
 
-export type RecordReads = Pick<HistoryStore, 'checks' | 'latestChecks' | 'nodeHealth'>;
+export type RecordReads = Pick<HistoryStore, 'checks' | 'latestChecks' | 'nodeHealth' | 'targetChecks'>;
 
 export interface RecordReadsOptions {
   /** The database the session is on now (it changes when an in-memory session moves into the file). */
@@ -38,6 +38,29 @@ export function recordReads({ current, queue, guardedRead }: RecordReadsOptions)
       return queued.length ? [...stored, ...queued].sort(byAt) : stored;
     },
 
+    targetChecks(clusterId, vmid, sinceMs, untilMs = Number.MAX_SAFE_INTEGER) {
+      queue.flushForRead();
+      const stored = guardedRead(
+        'targetChecks',
+        () => {
+          const { sql, knownProxyId } = current();
+          const id = knownProxyId(clusterId, vmid);
+          if (id === undefined) return [];
+          return (sql.targetChecks.all(id, sinceMs, untilMs) as TargetCheckRow[]).map((row) => targetCheckFromRow(clusterId, row));
+        },
+        [] as TargetCheckRecord[],
+      );
+      const queued = queue.pending.flatMap((item) =>
+        item.kind === 'target' &&
+        item.record.clusterId === clusterId &&
+        item.record.vmid === vmid &&
+        item.record.at >= sinceMs &&
+        item.record.at <= untilMs
+          ? [item.record]
+          : [],
+      );
+      return queued.length ? [...stored, ...queued].sort(byAt) : stored;
+    },
     latestChecks(clusterId) {
       queue.flushForRead();
       const latest = new Map<number, CheckRecord>();

@@ -39,7 +39,8 @@ function deleteOlderThan(connection: HistoryConnection, cut: number): number {
   const { sql } = connection;
   let removed = 0;
   connection.transaction(() => {
-    for (const { id } of sql.allProxies.all() as Array<{ id: number }>) removed += Number(sql.deleteChecks.run(id, cut).changes);
+    for (const { id } of sql.allProxies.all() as Array<{ id: number }>)
+      removed += Number(sql.deleteChecks.run(id, cut).changes) + Number(sql.deleteTargetChecks.run(id, cut).changes);
     for (const { id } of sql.allNodes.all() as Array<{ id: number }>) removed += Number(sql.deleteNodeHealth.run(id, cut).changes);
     removed += Number(sql.deleteResolvedAlerts.run(cut).changes);
   });

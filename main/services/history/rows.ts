@@ -3,7 +3,7 @@
  * (types.ts): stages and origins are small integers, a missing value is NULL.
  * Rows are types, not interfaces, so node:sqlite's row type narrows to them.
  */
-import type { AlertRecord, AlertRuleId, CheckRecord, NodeHealthRecord } from './types';
+import type { AlertRecord, AlertRuleId, CheckRecord, NodeHealthRecord, TargetCheckRecord } from './types';
 
 export const STAGES = ['connect', 'handshake', 'request'] as const;
 export const ORIGINS = ['scheduled', 'manual'] as const;
@@ -22,6 +22,40 @@ export type CheckRow = {
 
 /** A check as the whole-session read returns it (statements.ts allChecks). */
 export type SessionCheckRow = CheckRow & { cluster: string };
+
+export type TargetCheckRow = {
+  vmid: number;
+  url: string;
+  at: number;
+  ok: number;
+  http_status: number | null;
+  first_byte_ms: number | null;
+  total_ms: number | null;
+  stage: number | null;
+  problem: string | null;
+  origin: number;
+};
+
+/** A target fetch as the whole-session read returns it (statements.ts allTargetChecks). */
+export type SessionTargetCheckRow = TargetCheckRow & { cluster: string };
+
+export function targetCheckFromRow(clusterId: string, row: TargetCheckRow): TargetCheckRecord {
+  const record: TargetCheckRecord = {
+    clusterId,
+    vmid: row.vmid,
+    url: row.url,
+    at: row.at,
+    ok: row.ok === 1,
+    origin: ORIGINS[row.origin] ?? 'scheduled',
+  };
+  if (row.http_status !== null) record.httpStatus = row.http_status;
+  if (row.first_byte_ms !== null) record.firstByteMs = row.first_byte_ms;
+  if (row.total_ms !== null) record.totalMs = row.total_ms;
+  if (row.problem !== null) record.problem = row.problem;
+  const stage = row.stage === null ? undefined : STAGES[row.stage];
+  if (stage) record.stage = stage;
+  return record;
+}
 
 export type NodeHealthRow = {
   at: number;

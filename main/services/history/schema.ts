@@ -17,12 +17,16 @@
  *     (scheduled or manual; v1 rows were all scheduled, the default 0), and
  *     node health is rebuilt keyed (node, at, seq) like checks.
  *
+ * v3 (issue 24, targets): each target a check fetched through the proxy,
+ *     in target_checks keyed (proxy, at, target, seq), the URL one integer
+ *     into target_urls; older databases gain the two empty tables.
+ *
  * A migration runs in one transaction with its user_version bump: a crash
  * mid-migration leaves the previous version intact.
  */
 import type { DatabaseSync } from './sqlite-module';
 
-export const SCHEMA_VERSION = 2;
+export const SCHEMA_VERSION = 3;
 
 /** The v1 schema, exactly as it shipped; kept so tests can write a v1 file. */
 export const SCHEMA_V1 = `
@@ -92,8 +96,29 @@ const V1_TO_V2 = `
   ALTER TABLE node_health_v2 RENAME TO node_health;
 `;
 
+const V2_TO_V3 = `
+  CREATE TABLE target_urls (
+    id INTEGER PRIMARY KEY,
+    url TEXT NOT NULL UNIQUE
+  );
+  CREATE TABLE target_checks (
+    proxy INTEGER NOT NULL,
+    at INTEGER NOT NULL,
+    target INTEGER NOT NULL,
+    seq INTEGER NOT NULL DEFAULT 0,
+    ok INTEGER NOT NULL,
+    http_status INTEGER,
+    first_byte_ms INTEGER,
+    total_ms INTEGER,
+    stage INTEGER,
+    problem TEXT,
+    origin INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (proxy, at, target, seq)
+  ) WITHOUT ROWID;
+`;
+
 /** Each step takes the database from version i to i + 1 (index 0: empty -> v1). */
-const MIGRATIONS: readonly string[] = [SCHEMA_V1, V1_TO_V2];
+const MIGRATIONS: readonly string[] = [SCHEMA_V1, V1_TO_V2, V2_TO_V3];
 
 export function schemaVersion(db: DatabaseSync): number {
   const row = db.prepare('PRAGMA user_version').get() as { user_version: number } | undefined;

@@ -10,7 +10,16 @@
  * one; moveSession says which.
  */
 import type { HistoryConnection } from './connection';
-import { alertFromRow, checkFromRow, nodeHealthFromRow, type AlertRow, type SessionCheckRow, type SessionNodeHealthRow } from './rows';
+import {
+  alertFromRow,
+  checkFromRow,
+  nodeHealthFromRow,
+  targetCheckFromRow,
+  type AlertRow,
+  type SessionCheckRow,
+  type SessionNodeHealthRow,
+  type SessionTargetCheckRow,
+} from './rows';
 import type { AlertRecord } from './types';
 
 /** The id floor of a session in memory that started at `nowMs` (the file's own floor is 0: what SQLite would pick). */
@@ -28,12 +37,14 @@ export interface MovedSession {
 export function moveSession(memory: HistoryConnection, file: HistoryConnection): MovedSession {
   const { sql } = memory;
   const checks = (sql.allChecks.all() as SessionCheckRow[]).map((row) => checkFromRow(row.cluster, row));
+  const targets = (sql.allTargetChecks.all() as SessionTargetCheckRow[]).map((row) => targetCheckFromRow(row.cluster, row));
   const health = (sql.allNodeHealth.all() as SessionNodeHealthRow[]).map((row) => nodeHealthFromRow(row.cluster, row.node, row));
   const alerts = (sql.allAlerts.all() as AlertRow[]).map(alertFromRow);
   const renumbered = new Map<number, number>();
   file.transaction(() => {
     for (const record of checks) file.write({ kind: 'check', record });
     for (const record of health) file.write({ kind: 'node', record });
+    for (const record of targets) file.write({ kind: 'target', record });
     for (const alert of alerts) {
       const id = carryAlert(file, alert);
       if (id !== alert.id) renumbered.set(alert.id, id);

@@ -19,6 +19,22 @@ export function prepareStatements(db: DatabaseSync) {
       `INSERT INTO checks (proxy, at, seq, ok, latency_ms, http_status, egress, problem, stage, origin)
        VALUES (?1, ?2, (SELECT count(*) FROM checks WHERE proxy = ?1 AND at = ?2), ?3, ?4, ?5, ?6, ?7, ?8, ?9)`,
     ),
+    targetId: db.prepare('SELECT id FROM target_urls WHERE url = ?'),
+    addTarget: db.prepare('INSERT INTO target_urls (url) VALUES (?)'),
+    insertTargetCheck: db.prepare(
+      `INSERT INTO target_checks (proxy, at, target, seq, ok, http_status, first_byte_ms, total_ms, stage, problem, origin)
+       VALUES (?1, ?2, ?3, (SELECT count(*) FROM target_checks WHERE proxy = ?1 AND at = ?2 AND target = ?3), ?4, ?5, ?6, ?7, ?8, ?9, ?10)`,
+    ),
+    targetChecks: db.prepare(
+      `SELECT p.vmid, t.url, c.at, c.ok, c.http_status, c.first_byte_ms, c.total_ms, c.stage, c.problem, c.origin
+       FROM target_checks c JOIN proxies p ON p.id = c.proxy JOIN target_urls t ON t.id = c.target
+       WHERE c.proxy = ? AND c.at BETWEEN ? AND ? ORDER BY c.at, c.target, c.seq`,
+    ),
+    allTargetChecks: db.prepare(
+      `SELECT p.cluster, p.vmid, t.url, c.at, c.ok, c.http_status, c.first_byte_ms, c.total_ms, c.stage, c.problem, c.origin
+       FROM target_checks c JOIN proxies p ON p.id = c.proxy JOIN target_urls t ON t.id = c.target ORDER BY c.at, c.target, c.seq`,
+    ),
+    deleteTargetChecks: db.prepare('DELETE FROM target_checks WHERE proxy = ? AND at < ?'),
     insertNodeHealth: db.prepare(
       `INSERT INTO node_health (node, at, seq, reason, latency_ms)
        VALUES (?1, ?2, (SELECT count(*) FROM node_health WHERE node = ?1 AND at = ?2), ?3, ?4)`,

@@ -31,6 +31,26 @@ export interface CheckRecord {
   origin: 'scheduled' | 'manual';
 }
 
+/** Issue 24: one target fetched through a proxy after its egress check (a target failing never fails the check). */
+export interface TargetCheckRecord {
+  clusterId: string;
+  vmid: number;
+  /** The target's URL, as the user listed it. */
+  url: string;
+  at: number;
+  /** The target answered, with a status below 400. */
+  ok: boolean;
+  httpStatus?: number;
+  /** From sending the request to the answer's headers, whole milliseconds. */
+  firstByteMs?: number;
+  /** The whole fetch, answer read, whole milliseconds. */
+  totalMs?: number;
+  stage?: 'connect' | 'handshake' | 'request';
+  /** A failed fetch's reason, in words (classified like a check's). */
+  problem?: string;
+  origin: 'scheduled' | 'manual';
+}
+
 /** One node health observation (what the health service decided at a check). */
 export interface NodeHealthRecord {
   clusterId: string;
@@ -48,6 +68,7 @@ export type AlertRuleId =
   | 'egress-address-changed'
   | 'egress-outside-expected'
   | 'egress-exit-shared'
+  | 'target-unreachable'
   | 'node-unreachable'
   | 'seed-storage-low'
   | 'template-unsuitable';
@@ -92,6 +113,10 @@ export interface HistoryStore {
   checks(clusterId: string, vmid: number, sinceMs: number, untilMs?: number): CheckRecord[];
   /** The latest check of every proxy of a cluster that has one. */
   latestChecks(clusterId: string): CheckRecord[];
+
+  recordTargetCheck(record: TargetCheckRecord): void;
+  /** One proxy's target fetches in [sinceMs, untilMs], oldest first. */
+  targetChecks(clusterId: string, vmid: number, sinceMs: number, untilMs?: number): TargetCheckRecord[];
 
   recordNodeHealth(record: NodeHealthRecord): void;
   nodeHealth(clusterId: string, node: string, sinceMs: number, untilMs?: number): NodeHealthRecord[];

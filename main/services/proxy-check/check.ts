@@ -83,10 +83,11 @@ export async function checkProxy(req: ProxyCheckRequest): Promise<ProxyCheckResu
       }),
     );
     httpStatus = answer.statusCode;
+    const firstByteMs = Math.round(performance.now() - started);
     deadline.enter('body');
     const body = await deadline.race(readSome(answer.body));
     const latencyMs = Math.round(performance.now() - started);
-    const result: ProxyCheckResult = { ...base, connectMs: connection.connectMs, latencyMs, httpStatus };
+    const result: ProxyCheckResult = { ...base, connectMs: connection.connectMs, firstByteMs, latencyMs, httpStatus };
     if (!tunnel && refusedByProxy(httpStatus, answer.headers, req.credentials !== undefined))
       return { ...result, problem: proxyAuthProblem(req.credentials !== undefined, 'HTTP', where) };
     if (httpStatus >= 400) {

@@ -69,9 +69,16 @@ export function isLoopbackAddress(address: string): boolean {
 export const DEFAULT_TARGET_URL = DEFAULT_PROXY_CHECK_URL;
 
 export interface ProxyCheckService {
-  /** `quiet`: logged at debug (the scheduled checks: one line per proxy per interval would crowd the log). */
-  /** `credentials`: sent instead of the kept ones (a credentials rotate's check of its new set, issue 24). */
-  test(input: ProxyTestInput, signal?: AbortSignal, how?: { quiet?: boolean; credentials?: ProxyCredentials }): Promise<ProxyCheckResult>;
+  /**
+   * `quiet`: logged at debug (the scheduled checks: one line per proxy per interval would crowd the log).
+   * `credentials`: sent instead of the kept ones (a credentials rotate's check of its new set, issue 24).
+   * `target`: fetch this URL (issue 24, a target) instead of the echo, the demo's stand-in included.
+   */
+  test(
+    input: ProxyTestInput,
+    signal?: AbortSignal,
+    how?: { quiet?: boolean; credentials?: ProxyCredentials; target?: string },
+  ): Promise<ProxyCheckResult>;
 }
 
 export function createProxyCheckService(options: ProxyCheckOptions): ProxyCheckService {
@@ -108,7 +115,7 @@ export function createProxyCheckService(options: ProxyCheckOptions): ProxyCheckS
       const demo = options.isDemo?.(input.clusterId) ?? false;
       const route = demo ? await options.demoRoute?.(input.clusterId, input.vmid, input.port) : undefined;
       if (route) return demoCheck(row.address, route);
-      const targetUrl = input.targetUrl ?? configuredUrl();
+      const targetUrl = how?.target ?? input.targetUrl ?? configuredUrl();
       if (demo && !isLoopbackAddress(row.address)) {
         log.info('proxy check not run: the demo cluster is simulated', { cluster: input.clusterId, vmid: input.vmid });
         return {
@@ -161,7 +168,7 @@ export function createProxyCheckService(options: ProxyCheckOptions): ProxyCheckS
           host: route.host,
           port: route.port,
           protocol: input.protocol,
-          targetUrl: route.targetUrl,
+          targetUrl: how?.target ?? route.targetUrl,
           timeoutMs: options.timeoutMs,
           signal,
           shownAs: { host: address, port: input.port },

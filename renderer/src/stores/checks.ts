@@ -43,6 +43,13 @@ export interface ChecksState {
     vmid: number,
     change: { expected: string } | { confirmLearned: true } | { clear: true },
   ): Promise<AppErrorValue | undefined>;
+  /** Issue 24: the proxy's own targets (`vmid`) or a tag's; main's refusal when it refuses. */
+  setTargets(
+    clusterId: string,
+    owner: { vmid: number } | { tag: string },
+    targets: string[],
+    vmid: number,
+  ): Promise<AppErrorValue | undefined>;
 }
 
 export const useChecks = create<ChecksState>((set, get) => ({
@@ -54,6 +61,10 @@ export const useChecks = create<ChecksState>((set, get) => ({
   attach(api) {
     set({ api });
     const off = api.on['checks.result']((entry) => get().applyResult(entry));
+    // A check's targets were recorded: an open drawer reads its history again (they come after the check's own result).
+    const offTargets = api.on['checks.targets'](({ clusterId, vmid }) => {
+      if (get().histories[checksKey(clusterId, vmid)]?.value) void get().loadHistory(clusterId, vmid);
+    });
     // Each cluster the inventory lists gets its latest checks once; a reconnect reloads them all.
     const follow = () => {
       for (const c of useInventory.getState().clusters) if (!get().loadedClusters[c.clusterId]) void get().loadCluster(c.clusterId);
@@ -62,6 +73,7 @@ export const useChecks = create<ChecksState>((set, get) => ({
     follow();
     return () => {
       off();
+      offTargets();
       offInventory();
       set({ api: undefined });
     };
@@ -127,6 +139,16 @@ export const useChecks = create<ChecksState>((set, get) => ({
     const api = get().api;
     const input = { clusterId, vmid, enabled };
     const answer = api ? await api.request['checks.setProxyEnabled'](input) : await notAttached<{ enabled: boolean }>();
+    if (!answer.ok) return answer.error;
+    await get().loadHistory(clusterId, vmid);
+    return undefined;
+  },
+
+  async setTargets(clusterId, owner, targets, vmid) {
+    const api = get().api;
+    const answer = api
+      ? await api.request['checks.setTargets']({ clusterId, ...owner, targets })
+      : await notAttached<{ targets: string[] }>();
     if (!answer.ok) return answer.error;
     await get().loadHistory(clusterId, vmid);
     return undefined;

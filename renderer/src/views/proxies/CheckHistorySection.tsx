@@ -1,7 +1,7 @@
 /**
  * The drawer's "Scheduled checks" section: the proxy's own off switch, why
  * it is not checked when it is not, its expected exit (issue 24,
- * ExpectedExitField.tsx), the last day's latencies as a sparkline
+ * ExpectedExitField.tsx), its targets (CheckTargets.tsx), the last day's latencies as a sparkline
  * with the share that worked, and the latest checks as a table.
  */
 import { useEffect, useState } from 'react';
@@ -16,6 +16,7 @@ import { checksKey, HISTORY_HOURS, useChecks } from '../../stores/checks';
 import type { ProxyRow } from './rows';
 import { Sparkline } from './Sparkline';
 import { ExpectedExitField } from './ExpectedExitField';
+import { CheckTargets } from './CheckTargets';
 import './checks.css';
 
 /** Rows in the table; the sparkline and the summary cover the whole day. */
@@ -69,6 +70,7 @@ export function CheckHistorySection({ row }: { row: ProxyRow }) {
             Checked as {history.endpoint.protocol === 'socks5' ? 'SOCKS5' : 'HTTP'} on port {history.endpoint.port}: the protocol and port
             of the last Test (before any Test, the ones its user-data sets up, else HTTP on 3128).
           </p>
+          <CheckTargets clusterId={row.clusterId} vmid={row.vmid} history={history} />
           {checks.length === 0 ? (
             <p>No check in the last {HISTORY_HOURS} hours yet.</p>
           ) : (

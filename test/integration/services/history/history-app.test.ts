@@ -44,7 +44,7 @@ describe('the history database in the app', () => {
   it('lives in the data folder and says so over IPC', async () => {
     const { dataDir, status } = await startApp();
     const answer = await status();
-    expect(answer).toMatchObject({ path: join(dataDir, 'history.sqlite'), schemaVersion: 2, retentionDays: 30 });
+    expect(answer).toMatchObject({ path: join(dataDir, 'history.sqlite'), schemaVersion: 3, retentionDays: 30 });
     expect(answer.sizeBytes).toBeGreaterThan(0);
     if (process.platform !== 'win32') expect(statSync(answer.path).mode & 0o777).toBe(0o600);
     expect(answer.movedAside).toBeUndefined();

@@ -231,7 +231,7 @@ describe('history database: schema', () => {
     v1.close();
 
     const { store } = open(file);
-    expect(store.status()).toMatchObject({ schemaVersion: 2, path: file });
+    expect(store.status()).toMatchObject({ schemaVersion: 3, path: file });
     expect(store.status().movedAside).toBeUndefined();
     expect(store.checks('home', 105, 0)).toEqual([
       {
@@ -256,7 +256,7 @@ describe('history database: schema', () => {
     expect(store.checks('home', 105, NOW)).toEqual([check(105, NOW, { ok: false, stage: 'handshake', origin: 'manual' })]);
     store.close();
     const db = new DatabaseSync(file);
-    expect(db.prepare('PRAGMA user_version').get()).toEqual({ user_version: 2 });
+    expect(db.prepare('PRAGMA user_version').get()).toEqual({ user_version: 3 });
     db.close();
   });
 });

@@ -106,6 +106,7 @@ describe('monitoring over IPC', () => {
           protocol: 'http',
           targetUrl: echo,
           connectMs: expect.any(Number),
+          firstByteMs: expect.any(Number),
           latencyMs: expect.any(Number),
           httpStatus: 200,
           egressAddress: DEMO_VLAN4_EGRESS_ADDRESS,

@@ -10,7 +10,8 @@
  * BasicAuth, as docs/security.md says (Squid's seed carries a hash:
  * test/unit/services/proxy-credentials.test.ts). A rotate's new password
  * (issue 24), made and put into a new seed, is searched for the same way.
- * Deleting the proxy removes its credentials.
+ * Deleting the proxy removes its credentials. A target list carrying the password in a URL
+ * is refused without repeating it.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -123,6 +124,15 @@ describe("a proxy's password", () => {
     expect(rotatedPassword).toBeDefined();
     expect(rotatedPassword).not.toBe(password);
     expect(await call('proxies.credentials', { clusterId, vmid })).toMatchObject({ ok: true, value: { password: rotatedPassword } });
+
+    // Issue 24, targets: a list that carries the password in a URL is refused, and the refusal does not repeat it.
+    const refusedTargets = await call('checks.setTargets', {
+      clusterId,
+      vmid,
+      targets: ['http://site.example/', `http://${username}:${password}@site.example/`],
+    });
+    expect(refusedTargets).toMatchObject({ ok: false, error: { kind: 'invalid-input' } });
+    await call('checks.setTargets', { clusterId, vmid, targets: ['http://site.example/'] });
 
     for (const [channel, input] of [
       ['tasks.list', {}],
