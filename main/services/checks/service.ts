@@ -11,7 +11,6 @@
 import type { CheckEndpoint, CheckHistory, LatestChecks, ProxyCheckSummary } from '../../../shared/channels/checks';
 import { TARGET_POINTS, TREND_POINTS } from '../../../shared/channels/checks';
 import { mergeTargets, parseTargets } from '../../../shared/domain/check-targets';
-import { parseExpectedExit } from '../../../shared/domain/expected-exit';
 import { AppError } from '../../errors/app-error';
 import type { VmRow } from '../../../shared/channels/inventory';
 import type { ProxyCheckResult, ProxyTestInput } from '../../../shared/channels/proxy-check';
@@ -23,6 +22,7 @@ import type { InventoryService } from '../inventory/service';
 import { realTimers, type Timers } from '../polling/timers';
 import type { ProxyCheckService } from '../proxy-check/service';
 import { checkSettingsOf, type CheckSettings } from './check-settings';
+import { expectedExits, type ExitPrefsPort, type ExitView, type ExpectedExitChange } from './expected-exits';
 import { steadyPower, type PowerState } from './power-state';
 import { proxyKey, ProxySwitches } from './proxy-switches';
 import { CheckRunner } from './runner';
@@ -59,14 +59,9 @@ export interface CheckService {
   /** The protocol and port the checks use for the proxy (a Test's, else the hint, else Squid's); the exports name the same. */
   endpointOf(clusterId: string, vmid: number): CheckEndpoint;
   /** Issue 24: each proxy's expected exit, and the proposal a good check leaves (the alerts' exit rules read it). */
-  exitPrefs: {
-    expected(clusterId: string, vmid: number): readonly string[] | undefined;
-    learn(clusterId: string, vmid: number, address: string): void;
-    /** Called after each change the user makes to an expected exit. */
-    onChange(listener: (clusterId: string, vmid: number) => void): void;
-  };
+  exitPrefs: ExitPrefsPort;
   /** `checks.setExpectedExit`: typed (refused in words unless addresses or CIDRs), the proposal confirmed, or cleared. */
-  setExpectedExit(input: SetExpectedExitInput): { expectedExit?: string[]; learnedExit?: string };
+  setExpectedExit(input: SetExpectedExitInput): ExitView;
   /** `checks.setTargets`: a proxy's own targets or a tag's, refused in words unless shared/domain/check-targets.ts allows them. */
   setTargets(input: { clusterId: string; vmid?: number | undefined; tag?: string | undefined; targets: readonly string[] }): {
     targets: string[];
@@ -77,13 +72,7 @@ export interface CheckService {
   readonly schedule: CheckSchedule;
 }
 
-export interface SetExpectedExitInput {
-  clusterId: string;
-  vmid: number;
-  expected?: string | undefined;
-  confirmLearned?: true | undefined;
-  clear?: true | undefined;
-}
+export type SetExpectedExitInput = ExpectedExitChange;
 
 /** Why a proxy is not on the schedule now, or undefined when it is. */
 function idleReason(row: VmRow | undefined, settings: CheckSettings, clusterId: string, switchedOn: boolean): string | undefined {
@@ -102,12 +91,7 @@ export function createCheckService(options: CheckServiceOptions): CheckService {
   const timers = options.timers ?? realTimers;
   const power = options.power ?? steadyPower;
   const switches = new ProxySwitches({ dataDir: options.dataDir, logger: log });
-  const exitListeners = new Set<(clusterId: string, vmid: number) => void>();
-  const exitOf = (clusterId: string, vmid: number) => {
-    const expectedExit = switches.expectedExit(clusterId, vmid);
-    const learnedExit = switches.learnedExit(clusterId, vmid);
-    return { ...(expectedExit ? { expectedExit: [...expectedExit] } : {}), ...(learnedExit ? { learnedExit } : {}) };
-  };
+  const exits = expectedExits(switches, log);
   let settings = checkSettingsOf(options.settings());
   const mergedTargets = (clusterId: string, vmid: number) =>
     mergeTargets(
@@ -235,42 +219,12 @@ export function createCheckService(options: CheckServiceOptions): CheckService {
         ...(reason ? { idleReason: reason } : {}),
         endpoint: runner.endpointOf(clusterId, vmid),
         intervalMinutes: settings.intervalMs / 60_000,
-        ...exitOf(clusterId, vmid),
+        ...exits.view(clusterId, vmid),
         ...targetsOfHistory(clusterId, vmid, timers.now() - hours * 3_600_000),
       };
     },
-    exitPrefs: {
-      expected: (clusterId, vmid) => switches.expectedExit(clusterId, vmid),
-      learn: (clusterId, vmid, address) => switches.learnExit(clusterId, vmid, address),
-      onChange: (listener) => void exitListeners.add(listener),
-    },
-    setExpectedExit({ clusterId, vmid, expected, confirmLearned, clear }) {
-      if (clear) switches.setExpectedExit(clusterId, vmid, undefined);
-      else if (confirmLearned) {
-        const learned = switches.learnedExit(clusterId, vmid);
-        if (!learned)
-          throw new AppError(
-            'invalid-input',
-            'No check has seen this proxy’s exit yet, so there is nothing to confirm.',
-            'Run Test, or type the expected exit.',
-            'expected',
-          );
-        switches.setExpectedExit(clusterId, vmid, [learned]);
-      } else {
-        const parsed = parseExpectedExit(expected ?? '');
-        if (!parsed.ok)
-          throw new AppError(
-            'invalid-input',
-            `${parsed.problem} The expected exit was not changed.`,
-            'Correct the expected exit and save again.',
-            'expected',
-          );
-        switches.setExpectedExit(clusterId, vmid, parsed.entries);
-      }
-      log.info('proxy expected exit', { cluster: clusterId, vmid, set: switches.expectedExit(clusterId, vmid) !== undefined });
-      for (const listener of exitListeners) listener(clusterId, vmid);
-      return exitOf(clusterId, vmid);
-    },
+    exitPrefs: exits.prefs,
+    setExpectedExit: exits.change,
     targetsOf: (clusterId, vmid) => mergedTargets(clusterId, vmid).targets.map((t) => t.url),
     setTargets({ clusterId, vmid, tag, targets }) {
       const parsed = parseTargets(targets);
