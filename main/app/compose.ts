@@ -47,6 +47,10 @@ import { DEFAULT_CHECK_INTERVAL_MINUTES } from '../services/checks/check-setting
 import { createExportService } from '../services/exports/service';
 import { exportsHandlers } from '../services/exports/handlers';
 import { noFileSaver, type FileSaver } from '../ports/file-saver';
+import { noFolderSaver, type FolderSaver } from '../ports/folder-saver';
+import { createHandoffService } from '../services/handoff/service';
+import { handoffHandlers } from '../services/handoff/handlers';
+import { readPinnedPem } from '../services/handoff/pinned-certificate';
 
 export interface ComposeOptions {
   mode: AppInfo['mode'];
@@ -77,6 +81,8 @@ export interface ComposeOptions {
   alerts?: Partial<Pick<AlertServiceOptions, 'now' | 'tickMs' | 'sendPolicy' | 'notifier'>>;
   /** Where an export is saved: the desktop's save dialog; default: none (browser mode downloads in the window). */
   fileSaver?: FileSaver;
+  /** Issue 26: where a hand-off bundle's folder is saved (the desktop's save dialog); absent: refused in words. */
+  folderSaver?: FolderSaver;
 }
 
 export interface ComposedApp {
@@ -289,6 +295,18 @@ export function composeApp(options: ComposeOptions): ComposedApp {
         credentials,
         settings: () => profiles.settings(),
         saver: options.fileSaver ?? noFileSaver,
+      }),
+    ),
+    // Issue 26: the bundle that hands proxies to the Kubernetes operator.
+    ...handoffHandlers(
+      createHandoffService({
+        profile: (id) => profiles.get(id),
+        inventory: monitoring.inventory,
+        keptSeed: (clusterId, uid) => taskServices.tasks.keptSeed(clusterId, uid),
+        credentials,
+        settings: () => profiles.settings(),
+        saver: options.folderSaver ?? noFolderSaver,
+        readPinnedPem,
       }),
     ),
     // Issue 25: cloud-init's own schema, for the editors' marks.

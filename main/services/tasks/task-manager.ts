@@ -223,6 +223,14 @@ export function createTaskManager(o: TaskManagerOptions) {
     proxyOrigin: (clusterId: string, uid: string): ProxyOrigin | undefined => origins.of(clusterId, uid),
     /** The protocol and port the seed this app wrote makes the proxy listen on (issue 23 item 5); undefined when unknown. */
     proxyEndpoint: (clusterId: string, uid: string) => records.endpoint(clusterId, uid),
+    /** Issue 26: what the app made the proxy with and last wrote to its seed, user-data opened (placeholders unfilled); undefined: not made here. */
+    async keptSeed(clusterId: string, uid: string) {
+      const origin = origins.of(clusterId, uid);
+      if (!origin) return undefined;
+      const sealedText = records.sealedUserData(clusterId, uid);
+      const userData = sealedText === undefined ? undefined : await sealer.open(sealedText);
+      return { ...origin, userData, endpoint: records.endpoint(clusterId, uid), network: records.network(clusterId, uid) };
+    },
     createProxies: createProxiesRequest(parts, sealer, origins.note),
     deleteProxies: deleteProxiesRequest(parts, records),
     power: powers.power,
