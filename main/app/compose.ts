@@ -154,11 +154,18 @@ export function composeApp(options: ComposeOptions): ComposedApp {
 
   const resolveProfile = options.doctorProfiles ?? profileFromDirectory(profiles.directory);
   // The inventory asks the task history which marked VMs this app made, and from what; the manager is built just below.
-  const taskHistory: { proxyOrigin?: (clusterId: string, uid: string) => ProxyOrigin | undefined } = {};
+  const taskHistory: {
+    proxyOrigin?: (clusterId: string, uid: string) => ProxyOrigin | undefined;
+    releasedAs?: (clusterId: string, vmid: number, name: string) => string | undefined;
+  } = {};
   const monitoring = createMonitoring(profiles.directory, bus, logger, {
     ...options.monitoring,
     proxyCheck: { defaultTargetUrl: () => profiles.settings().proxyCheckUrl, credentials, ...options.monitoring?.proxyCheck },
-    inventory: { proxyOrigin: (clusterId, uid) => taskHistory.proxyOrigin?.(clusterId, uid), ...options.monitoring?.inventory },
+    inventory: {
+      proxyOrigin: (clusterId, uid) => taskHistory.proxyOrigin?.(clusterId, uid),
+      releasedAs: (clusterId, vmid, name) => taskHistory.releasedAs?.(clusterId, vmid, name) !== undefined,
+      ...options.monitoring?.inventory,
+    },
   });
   vmOf.vm = (clusterId, vmid) => {
     const row = monitoring.inventory.vm(clusterId, vmid);
@@ -198,6 +205,7 @@ export function composeApp(options: ComposeOptions): ComposedApp {
     ...options.tasks,
   });
   taskHistory.proxyOrigin = taskServices.tasks.proxyOrigin;
+  taskHistory.releasedAs = taskServices.tasks.releasedAs;
 
   // Check results, node health and alerts (issue 15): history.sqlite in the data folder, in memory without one.
   const history = openHistoryDatabase({
@@ -308,6 +316,7 @@ export function composeApp(options: ComposeOptions): ComposedApp {
         saver: options.folderSaver ?? noFolderSaver,
         readPinnedPem,
       }),
+      taskServices.tasks,
     ),
     // Issue 25: cloud-init's own schema, for the editors' marks.
     ...cloudInitHandlers(),

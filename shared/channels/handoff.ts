@@ -34,9 +34,21 @@ export const HandoffPreview = z
   .strict();
 export type HandoffPreview = z.infer<typeof HandoffPreview>;
 
+const VmTarget = z.object({ vmid, name: boundedText(63).min(1) }).strict();
+/** The proxies a release or its undo is for; each gets its own journalled task. */
+export const HandoffTargets = z
+  .object({ clusterId: boundedText(200), targets: z.array(VmTarget).min(1).max(200) })
+  .strict();
+export type HandoffTargets = z.infer<typeof HandoffTargets>;
+const Started = z.object({ taskIds: z.array(z.string()) }).strict();
+
 export const handoffChannels = defineChannels({
   /** The bundle's refusals or its files, written nowhere. */
   'handoff.preview': { input: HandoffInput, output: HandoffPreview },
   /** The bundle saved as a new folder where the user picks (0700, files 0600); refused in words before anything is written. */
   'handoff.save': { input: HandoffInput, output: z.object({ saved: z.boolean(), path: z.string().optional() }).strict() },
+  /** Each proxy's mark's uid emptied (a `release-proxy` task each), so the operator's create adopts it; refused in words first. */
+  'handoff.release': { input: HandoffTargets, output: Started },
+  /** Undo while the uid is still empty: the app's UID written back (a `reclaim-proxy` task each). */
+  'handoff.undo': { input: HandoffTargets, output: Started },
 });

@@ -52,6 +52,9 @@ export const TaskKind = z.enum([
   'migrate-proxies',
   'reconfigure-proxies',
   'recreate-proxies',
+  /** Issue 26: the mark's uid emptied so the Kubernetes operator adopts the VM, and its undo. */
+  'release-proxy',
+  'reclaim-proxy',
 ]);
 export type TaskKind = z.infer<typeof TaskKind>;
 

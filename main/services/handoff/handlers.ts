@@ -1,10 +1,17 @@
 /** The hand-off's channels (shared/channels/handoff.ts) over the hand-off service. */
-import type { handoffChannels } from '../../../shared/channels/handoff';
+import type { handoffChannels, HandoffTargets } from '../../../shared/channels/handoff';
 import type { AreaHandlers } from '../../ipc/router';
 import type { HandoffService } from './service';
 
-export function handoffHandlers(service: HandoffService): AreaHandlers<typeof handoffChannels> {
+export interface ReleaseTasks {
+  release(input: HandoffTargets): Promise<{ taskIds: string[] }>;
+  reclaim(input: HandoffTargets): { taskIds: string[] };
+}
+
+export function handoffHandlers(service: HandoffService, tasks: ReleaseTasks): AreaHandlers<typeof handoffChannels> {
   return {
+    'handoff.release': (input) => tasks.release(input),
+    'handoff.undo': async (input) => tasks.reclaim(input),
     'handoff.preview': (input) => service.preview(input),
     'handoff.save': (input) => service.save(input),
   };

@@ -36,6 +36,7 @@ import { createLogWatch } from './log-watch';
 import { createManagerParts, startTask } from './manager-parts';
 import { silentNotifier, type Notifier } from '../../ports/notifier';
 import { powerRequests } from './requests/power-request';
+import { releaseRequests } from './requests/release-request';
 import { proxyOrigins } from './read-models/proxy-origins';
 import { ProxyRecords, type ProxyOrigin } from './records/proxy-records';
 import type { NameGuard, RunContext } from './runners/run-context';
@@ -208,6 +209,7 @@ export function createTaskManager(o: TaskManagerOptions) {
   const cancel = createCanceller({ parts, abort: queue.abort, trackStopping: queue.trackStopping, stopBudgetMs: o.stopBudgetMs });
   const followUps = createFollowUps(parts, (kind) => kinds[kind].steps);
   const powers = powerRequests(parts, records);
+  const releases = releaseRequests(parts, records);
   const dayTwo = dayTwoRequests({ parts, sealer, records });
 
   return {
@@ -234,6 +236,11 @@ export function createTaskManager(o: TaskManagerOptions) {
     createProxies: createProxiesRequest(parts, sealer, origins.note),
     deleteProxies: deleteProxiesRequest(parts, records),
     power: powers.power,
+    /** Issue 26: release for the Kubernetes operator's adoption, and its undo. */
+    release: releases.release,
+    reclaim: releases.reclaim,
+    /** Issue 26: the app's UID of a VM it released (the mark's uid is empty now), for the inventory. */
+    releasedAs: (clusterId: string, vmid: number, name: string) => records.releasedAs(clusterId, vmid, name),
     powerOffer: (id: string, offer: 'stop-it' | 'wait-longer') => powers.powerOffer(id, offer, followUps.rerun),
     migrate: dayTwo.migrate,
     reconfigure: dayTwo.reconfigure,

@@ -17,6 +17,7 @@ import { notFound, ProviderError } from '../rules/errors';
 import { parseProviderId } from '../rules/ids';
 import { MARK_UID_KEY, parseMark } from '../rules/mark';
 import { resolveVm } from '../cluster/resources';
+import { writtenMarksOf } from '../cluster/written-marks';
 import { ApiError } from '../../pve/errors';
 import { goneError, readConfigOrGone } from '../cluster/vm-lookup';
 
@@ -25,9 +26,11 @@ export interface MarkUidChange {
   from: string;
   /** The uid to write ('' to release). */
   to: string;
+  /** A release: the VM's seed (`<isoStorage>:iso/<name>-seed.iso` on ide2, listed on its node) must be there. */
+  seedOn?: string;
 }
 
-export const MARK_UID_CODES = { changedMeanwhile: 'mark-changed-meanwhile', notOurs: 'mark-not-ours' } as const;
+export const MARK_UID_CODES = { changedMeanwhile: 'mark-changed-meanwhile', notOurs: 'mark-not-ours', noSeed: 'mark-no-seed' } as const;
 
 /** The description with the first uid line's value replaced (the line the mark parser reads), or added after the managed line. */
 export function withMarkUid(description: string, uid: string): string {
@@ -70,7 +73,22 @@ export async function setMarkUid(ctx: CoreContext, id: string, change: MarkUidCh
         MARK_UID_CODES.notOurs,
       );
     }
-    const params: Record<string, string> = { description: withMarkUid(config.description ?? '', change.to) };
+    if (change.seedOn !== undefined) {
+      const volid = `${change.seedOn}:iso/${name}-seed.iso`;
+      const attached = String(config.ide2 ?? '').split(',')[0] === volid;
+      const listed = attached && (await ctx.api.storageContent(r.node, change.seedOn, 'iso', { signal: options.signal })).some((v) => v.volid === volid);
+      if (!listed)
+        throw new ProviderError(
+          'permanent',
+          `VM ${vmid} named ${name} has no seed ${volid} ${attached ? `listed on ${r.node}` : 'on ide2'}; its mark was not changed`,
+          undefined,
+          undefined,
+          'Reconfigure the proxy with its user-data (which writes its seed again), then release it.',
+          MARK_UID_CODES.noSeed,
+        );
+    }
+    const description = withMarkUid(config.description ?? '', change.to);
+    const params: Record<string, string> = { description };
     if (config.digest) params.digest = config.digest;
     try {
       await ctx.api.setVmConfig(r.node, vmid, params, { signal: options.signal });
@@ -86,6 +104,7 @@ export async function setMarkUid(ctx: CoreContext, id: string, change: MarkUidCh
         );
       throw e;
     }
+    writtenMarksOf(ctx.api).rewrite(vmid, name, description);
     ctx.log.info('mark uid rewritten', { vmid, node: r.node, released: change.to === '' });
     return { node: r.node, vmid, written: true };
   } catch (e) {

@@ -66,6 +66,14 @@ const TaskInputSchema = z.discriminatedUnion('kind', [
     network: ProxyNetwork.optional(),
   }),
   z.object({
+    kind: z.enum(['release-proxy', 'reclaim-proxy']),
+    clusterId: z.string(),
+    vmid: z.number(),
+    name: z.string(),
+    uid: z.string(),
+    seedOn: z.string().optional(),
+  }),
+  z.object({
     kind: z.enum(['start-proxy', 'shutdown-proxy', 'stop-proxy', 'reboot-proxy']),
     clusterId: z.string(),
     vmid: z.number(),
@@ -114,6 +122,8 @@ const schemaMatchesRecord: {
   'migrate-proxies': true,
   'reconfigure-proxies': true,
   'recreate-proxies': true,
+  'release-proxy': true,
+  'reclaim-proxy': true,
   record: true,
 };
 void schemaMatchesRecord;

@@ -23,6 +23,7 @@ import { reconfigureProxy } from './reconfigure';
 import { recreateProxy } from './recreate';
 import type { Runner } from './run-context';
 import { createProxy } from './create';
+import { markProxy, MARK_STEP } from './mark';
 
 export interface KindSpec {
   /** The steps a fresh run shows, in order (the core's step names). */
@@ -63,5 +64,7 @@ export function taskKinds(deps: KindDeps): Record<TaskKind, KindSpec> {
     'reconfigure-proxies': parent,
     'recreate-proxy': { steps: recreateSteps, run: recreateProxy },
     'recreate-proxies': parent,
+    'release-proxy': { steps: [MARK_STEP], run: markProxy(deps.records) },
+    'reclaim-proxy': { steps: [MARK_STEP], run: markProxy(deps.records) },
   };
 }
