@@ -42,6 +42,30 @@ export const HandoffTargets = z
 export type HandoffTargets = z.infer<typeof HandoffTargets>;
 const Started = z.object({ taskIds: z.array(z.string()) }).strict();
 
+/** Issue 26, the other way: YAML with the operator's Proxy objects (and providers-config entries) for a cluster. */
+export const HandoffImportInput = z
+  .object({
+    clusterId: boundedText(200),
+    yaml: boundedText(1_048_576),
+    /** False: only read and check; true: also make each Proxy as the app's own proxy (nothing when anything misfits). */
+    create: z.boolean(),
+  })
+  .strict();
+export type HandoffImportInput = z.infer<typeof HandoffImportInput>;
+export const HandoffImportResult = z
+  .object({
+    proxies: z.array(
+      z.object({ name: z.string(), node: z.string().optional(), template: z.string(), machineType: z.string(), port: z.number() }).strict(),
+    ),
+    /** providers-config entries found: each may be made a new cluster profile (its token and trust are the user's to give). */
+    providers: z.array(z.object({ name: z.string(), url: z.string() }).strict()),
+    /** What cannot be taken, in words; when any, nothing was made. */
+    problems: z.array(z.string()),
+    taskIds: z.array(z.string()),
+  })
+  .strict();
+export type HandoffImportResult = z.infer<typeof HandoffImportResult>;
+
 export const handoffChannels = defineChannels({
   /** The bundle's refusals or its files, written nowhere. */
   'handoff.preview': { input: HandoffInput, output: HandoffPreview },
@@ -51,4 +75,6 @@ export const handoffChannels = defineChannels({
   'handoff.release': { input: HandoffTargets, output: Started },
   /** Undo while the uid is still empty: the app's UID written back (a `reclaim-proxy` task each). */
   'handoff.undo': { input: HandoffTargets, output: Started },
+  /** Manifests read (and, asked, made as the app's own proxies with the same names, placement and cloud-init). */
+  'handoff.import': { input: HandoffImportInput, output: HandoffImportResult },
 });

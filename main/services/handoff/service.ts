@@ -42,6 +42,8 @@ export interface HandoffServiceOptions {
 }
 
 export interface HandoffService {
+  /** The cluster's profile (the import checks Proxies against its catalogue). */
+  profile(clusterId: string): ProfileSummary;
   preview(input: HandoffInput): Promise<HandoffPreview>;
   save(input: HandoffInput): Promise<{ saved: boolean; path?: string }>;
 }
@@ -104,6 +106,7 @@ export function createHandoffService(options: HandoffServiceOptions): HandoffSer
   };
 
   return {
+    profile: (id) => options.profile(id),
     async preview(input) {
       const { refusals, files } = await build(input);
       const readme = files.find((f) => f.path === 'README.md')?.content;

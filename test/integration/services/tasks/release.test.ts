@@ -9,6 +9,12 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { parseMark } from '../../../../main/core';
 import { SEED_STORAGE } from '../../../../main/simulator';
 import { madeHere, startEnv, type Env } from './harness';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { importManifests } from '../../../../main/services/handoff/import';
+import type { ProfileSummary } from '../../../../shared/domain/profile';
+
+const SAMPLE = join(__dirname, '../../../../../shared/seeds/extracted/sample-proxy-proxmox.yaml');
 
 let env: Env | undefined;
 afterEach(async () => {
@@ -61,5 +67,28 @@ describe('release for adoption', () => {
     expect(failed.state).toBe('failed');
     expect(failed.error?.message).toMatch(/has no seed proxy-seeds:iso\/hand-b-seed.iso on ide2/);
     expect(markOf(env, vmid).uid).toBe(uid);
+  });
+});
+
+describe('manifests taken in', () => {
+  it('makes the seeds’ sample Proxy as the app’s own proxy, with its name, node, template and cloud-init byte for byte', async () => {
+    env = await demo();
+    const profile = { ...env.t.cluster.profile, name: 'sim' } as unknown as ProfileSummary;
+    const deps = { profile: () => profile, createProxies: env.manager.createProxies };
+    // The demo's catalogue names its templates t9001…: the sample's image key is the operator's, so it is mapped by hand, as a user would.
+    const yaml = readFileSync(SAMPLE, 'utf8').replace('image: debian-13', 'image: t9001');
+    const misfit = await importManifests({ clusterId: 'sim', yaml: yaml.replace('machineType: small', 'machineType: huge'), create: true }, deps);
+    expect(misfit.problems.join(' ')).toMatch(/machine type "huge" is not one of sim's/);
+    expect(misfit.taskIds).toEqual([]);
+    const r = await importManifests({ clusterId: 'sim', yaml, create: true }, deps);
+    expect(r.problems, r.problems.join(' ')).toEqual([]);
+    const done = await env.manager.wait(r.taskIds[0]!);
+    expect(done.state, done.message).toBe('succeeded');
+    const vm = [...env.t.sim.state.vms.values()].find((v) => v.config.name === 'proxy-proxmox-sample')!;
+    expect(vm.node ?? 'pv1-1').toBe('pv1-1');
+    const uid = markOf(env, vm.vmid).uid;
+    expect(env.manager.proxyOrigin('sim', uid)).toMatchObject({ template: 't9001', machineType: 'small' });
+    const kept = await env.manager.keptSeed('sim', uid);
+    expect(kept?.userData).toMatch(/^#cloud-config\npackages:\n  - squid\n/);
   });
 });
