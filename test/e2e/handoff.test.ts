@@ -1,0 +1,63 @@
+/**
+ * Issue 26 end to end, in Chromium against the simulated demo: two proxies
+ * selected, Hand to Kubernetes… opens on the provider name, and main's
+ * answer shows: the demo's proxies were not made by a seed of this app, so
+ * their user-data is unknown and the operator cannot take them; that is
+ * said in words, and Save and Release stay off. The dialog fits at 1024×700
+ * and 1280×800, light and dark, with no axe violation and nothing off screen;
+ * Escape closes it.
+ */
+import { expect, it } from 'vitest';
+import { axeViolations, formatViolations } from '../support/axe';
+import { demoHost, describeE2e, type E2eOptions } from '../support/e2e';
+import { formatLayoutProblems, pageLayoutProblems } from '../support/layout-check';
+import { screenshotPath } from '../support/screenshots';
+
+const poll = { timeout: 30_000 };
+const squid = 'proxy-a7k2m9x4q1w8e5r3t6';
+const socks = 'proxy-b3n8v5c2x7z4l9k1j6';
+const setup: E2eOptions = { host: demoHost, viewport: { width: 1280, height: 800 } };
+const sizes = [
+  { width: 1024, height: 700 },
+  { width: 1280, height: 800 },
+] as const;
+
+describeE2e('handing proxies to Kubernetes in the browser against the demo', setup, ({ page }) => {
+  const dialog = () => page.getByRole('dialog', { name: 'Hand to Kubernetes' });
+
+  it('says in words why the operator cannot take the demo’s proxies, and fits every size and theme', async () => {
+    await page.getByRole('button', { name: 'Proxies', exact: true }).click();
+    for (const name of [squid, socks]) {
+      await expect.poll(() => page.getByRole('row').filter({ hasText: name }).count(), poll).toBe(1);
+      await page.getByRole('checkbox', { name: `Select ${name}` }).check();
+    }
+    await page.getByRole('group', { name: 'Actions on the selection' }).getByRole('button', { name: 'Hand to Kubernetes…' }).click();
+    expect(await page.evaluate(() => document.activeElement?.closest('.field')?.querySelector('label')?.textContent)).toBe('Provider name');
+    const refusals = dialog().getByRole('alert', { name: 'What the operator cannot take' });
+    await expect.poll(() => refusals.textContent().catch(() => ''), poll).toContain(`Egress Desk does not know ${squid}'s user-data`);
+    expect(await refusals.textContent()).toContain(`Egress Desk does not know ${socks}'s user-data`);
+    expect(await dialog().getByRole('button', { name: 'Save bundle…' }).isDisabled()).toBe(true);
+    expect(await dialog().getByRole('button', { name: /^Release/ }).isDisabled()).toBe(true);
+    // A provider name the operator refuses is said before any request.
+    await dialog().getByLabel('Provider name').fill('Home Lab');
+    await expect.poll(() => dialog().getByText('Lowercase letters, digits and dashes, like proxmox-home.').count(), poll).toBe(1);
+    await dialog().getByLabel('Provider name').fill('home-lab');
+
+    for (const size of sizes) {
+      await page.setViewportSize(size);
+      for (const theme of ['light', 'dark'] as const) {
+        await page.evaluate((t) => (document.documentElement.dataset.theme = t), theme);
+        const where = `the Hand to Kubernetes dialog at ${size.width}×${size.height}, ${theme}`;
+        const v = await axeViolations(page, '[role="dialog"]');
+        expect(v, formatViolations(where, v)).toEqual([]);
+        const layout = await pageLayoutProblems(page, '[role="dialog"]');
+        expect(layout, formatLayoutProblems(where, layout)).toEqual([]);
+        await page.screenshot({ path: screenshotPath(`handoff-refused-${size.width}-${theme}.png`) });
+      }
+    }
+    await page.evaluate(() => (document.documentElement.dataset.theme = 'light'));
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.keyboard.press('Escape');
+    await expect.poll(() => dialog().count(), poll).toBe(0);
+  });
+});
