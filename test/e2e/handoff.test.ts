@@ -22,7 +22,7 @@ const sizes = [
   { width: 1280, height: 800 },
 ] as const;
 
-describeE2e('handing proxies to Kubernetes in the browser against the demo', setup, ({ page }) => {
+describeE2e('handing proxies to Kubernetes in the browser against the demo', setup, ({ page, host }) => {
   const dialog = () => page.getByRole('dialog', { name: 'Hand to Kubernetes' });
 
   it('says in words why the operator cannot take the demo’s proxies, and fits every size and theme', async () => {
@@ -59,5 +59,63 @@ describeE2e('handing proxies to Kubernetes in the browser against the demo', set
     await page.setViewportSize({ width: 1280, height: 800 });
     await page.keyboard.press('Escape');
     await expect.poll(() => dialog().count(), poll).toBe(0);
+  });
+
+  it('two proxies made here: the bundle lists its files, Release hands both over, Undo takes one back', async () => {
+    const demo = (await host.app.profiles.list()).profiles.find((p) => p.demo)!;
+    const demoId = demo.id;
+    // On pv1-1 this image clones its default template (a per-node one there is what the operator cannot express).
+    const image = 'debian-13-template';
+    expect(demo.templates[image]?.perNode?.['pv1-1'] ?? demo.templates[image]?.vmid).toBe(demo.templates[image]?.vmid);
+    const userData = '#cloud-config\npackages: [squid]\nwrite_files:\n  - path: /etc/squid/conf.d/e.conf\n    content: |\n      http_port 3128\n';
+    const made = await host.app.tasks.createProxies({ clusterId: demoId, node: 'pv1-1', template: image, machineType: 'small', name: 'hand', count: 2, cloudInit: userData });
+    const outcome = (id: string) => {
+      const t = host.app.tasks.list().find((x) => x.id === id);
+      return t?.state === 'failed' ? `failed: ${t.error?.message ?? t.message ?? ''}` : t?.state;
+    };
+    for (const id of made.taskIds) await expect.poll(() => outcome(id), poll).toBe('succeeded');
+    const row = (name: string) => page.getByRole('row').filter({ hasText: name });
+    await page.reload();
+    await page.getByRole('button', { name: 'Proxies', exact: true }).click();
+    for (const name of ['hand-1', 'hand-2']) {
+      await expect.poll(() => row(name).count(), poll).toBe(1);
+      await page.getByRole('checkbox', { name: `Select ${name}` }).check();
+    }
+    const open = () => page.getByRole('group', { name: 'Actions on the selection' }).getByRole('button', { name: 'Hand to Kubernetes…' }).click();
+    await open();
+    const files = dialog().getByRole('region', { name: 'Bundle' });
+    await expect.poll(() => files.textContent().catch(() => ''), poll).toContain('proxies/hand-1.yaml');
+    for (const f of ['providers-config-entry.yaml', 'proxmox-ca.pem', 'create-token-secret.sh', 'proxies/hand-2.yaml', 'kustomization.yaml', 'README.md'])
+      expect(await files.textContent()).toContain(f);
+    expect(await dialog().getByRole('button', { name: 'Release (2)' }).isDisabled()).toBe(true);
+    await dialog().getByLabel(/I saved the bundle/).check();
+    for (const size of sizes) {
+      await page.setViewportSize(size);
+      for (const theme of ['light', 'dark'] as const) {
+        await page.evaluate((t) => (document.documentElement.dataset.theme = t), theme);
+        const where = `the bundle at ${size.width}×${size.height}, ${theme}`;
+        const v = await axeViolations(page, '[role="dialog"]');
+        expect(v, formatViolations(where, v)).toEqual([]);
+        const layout = await pageLayoutProblems(page, '[role="dialog"]');
+        expect(layout, formatLayoutProblems(where, layout)).toEqual([]);
+        await page.screenshot({ path: screenshotPath(`handoff-bundle-${size.width}-${theme}.png`) });
+      }
+    }
+    await page.evaluate(() => (document.documentElement.dataset.theme = 'light'));
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await dialog().getByRole('button', { name: 'Release (2)' }).click();
+    await expect.poll(() => dialog().getByRole('status').textContent().catch(() => ''), poll).toContain('Releasing 2 proxies');
+    await page.keyboard.press('Escape');
+    for (const name of ['hand-1', 'hand-2']) await expect.poll(() => row(name).textContent(), poll).toContain('handed to the operator');
+    await page.screenshot({ path: screenshotPath('handoff-handed-1280-light.png') });
+    // Undo one: hand-2 alone.
+    await page.getByRole('checkbox', { name: 'Select hand-1' }).uncheck();
+    await open();
+    await dialog().getByRole('button', { name: 'Undo release (1)' }).click();
+    await expect.poll(() => dialog().getByRole('status').textContent().catch(() => ''), poll).toContain('Taking back 1 proxy');
+    await page.keyboard.press('Escape');
+    await expect.poll(() => row('hand-2').textContent(), poll).not.toContain('handed to the operator');
+    expect(await row('hand-1').textContent()).toContain('handed to the operator');
+    await page.screenshot({ path: screenshotPath('handoff-undone-1280-light.png') });
   });
 });
