@@ -7,6 +7,8 @@
  * and 1280×800, light and dark, with no axe violation and nothing off screen;
  * Escape closes it.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { expect, it } from 'vitest';
 import { axeViolations, formatViolations } from '../support/axe';
 import { demoHost, describeE2e, type E2eOptions } from '../support/e2e';
@@ -117,5 +119,40 @@ describeE2e('handing proxies to Kubernetes in the browser against the demo', set
     await expect.poll(() => row('hand-2').textContent(), poll).not.toContain('handed to the operator');
     expect(await row('hand-1').textContent()).toContain('handed to the operator');
     await page.screenshot({ path: screenshotPath('handoff-undone-1280-light.png') });
+  });
+
+  it('takes in the seeds’ sample Proxy: a misfit said in words, then made as the app’s own proxy', async () => {
+    const sample = readFileSync(join(__dirname, '../../../shared/seeds/extracted/sample-proxy-proxmox.yaml'), 'utf8');
+    await page.getByRole('group', { name: 'Actions on the selection' }).getByRole('button', { name: 'Take in manifests…' }).click();
+    const take = () => page.getByRole('dialog', { name: 'Take in manifests' });
+    await take().getByLabel('Manifests (YAML)').fill(sample);
+    await take().getByRole('button', { name: 'Check' }).click();
+    const problems = take().getByRole('alert', { name: 'What cannot be taken' });
+    await expect.poll(() => problems.textContent().catch(() => ''), poll).toMatch(/proxy-proxmox-sample: image "debian-13" is not a template of/);
+    expect(await take().getByRole('button', { name: /^Create/ }).isDisabled()).toBe(true);
+    await take().getByLabel('Manifests (YAML)').fill(sample.replace('image: debian-13', 'image: debian-13-template'));
+    await take().getByRole('button', { name: 'Check' }).click();
+    await expect.poll(() => take().getByRole('region', { name: 'Proxies found' }).textContent().catch(() => ''), poll).toContain('proxy-proxmox-sample');
+    for (const size of sizes) {
+      await page.setViewportSize(size);
+      for (const theme of ['light', 'dark'] as const) {
+        await page.evaluate((t) => (document.documentElement.dataset.theme = t), theme);
+        const where = `Take in manifests at ${size.width}×${size.height}, ${theme}`;
+        const v = await axeViolations(page, '[role="dialog"]');
+        expect(v, formatViolations(where, v)).toEqual([]);
+        const layout = await pageLayoutProblems(page, '[role="dialog"]');
+        expect(layout, formatLayoutProblems(where, layout)).toEqual([]);
+        await page.screenshot({ path: screenshotPath(`handoff-import-${size.width}-${theme}.png`) });
+      }
+    }
+    await page.evaluate(() => (document.documentElement.dataset.theme = 'light'));
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await take().getByRole('button', { name: 'Create 1 proxy' }).click();
+    await expect.poll(() => take().getByRole('status').textContent().catch(() => ''), poll).toContain('Creating 1 proxy');
+    await page.keyboard.press('Escape');
+    const made = () => host.app.tasks.list().find((t) => t.target === 'proxy-proxmox-sample' && t.kind === 'create-proxy');
+    await expect.poll(() => made()?.state, poll).toBe('succeeded');
+    await expect.poll(() => page.getByRole('row').filter({ hasText: 'proxy-proxmox-sample' }).count(), poll).toBe(1);
+    expect(await page.getByRole('row').filter({ hasText: 'proxy-proxmox-sample' }).textContent()).not.toContain('operator-made');
   });
 });

@@ -34,7 +34,8 @@ import type { ProxyAction } from '../../../../shared/domain/proxy-actions';
 import { Filters } from './Filters';
 import { ExportDialogHost } from './exports/ExportDialog';
 import { HandoffDialogHost } from './handoff/HandoffDialog';
-import { useHandoffDialog } from './handoff/handoff-store';
+import { ImportDialogHost } from './handoff/ImportDialog';
+import { useHandoffDialog, useImportDialog } from './handoff/handoff-store';
 import { useExportDialog } from './exports/export-store';
 import { ProxyDrawer } from './ProxyDrawer';
 import { ProxyTable, rowElement } from './ProxyTable';
@@ -97,6 +98,7 @@ export function ProxiesView() {
       useProxyActions.getState().reset();
       useExportDialog.getState().close();
       useHandoffDialog.getState().close();
+      useImportDialog.getState().close();
     },
     [],
   );
@@ -221,6 +223,7 @@ export function ProxiesView() {
       <ActionDialogs onDeleted={() => setSelected(new Set())} />
       <ExportDialogHost />
       <HandoffDialogHost />
+      <ImportDialogHost />
       {createOpen && <CreateProxyDialog />}
     </ViewFrame>
   );

@@ -17,7 +17,7 @@ import { useProxyActions } from './action-store';
 import { subjectOf } from './action-subject';
 import { menuLabel } from './ActionMenu';
 import { useExportDialog } from '../exports/export-store';
-import { useHandoffDialog } from '../handoff/handoff-store';
+import { useHandoffDialog, useImportDialog } from '../handoff/handoff-store';
 import './actions.css';
 
 /** The keys that run an action on the selection (ProxiesView binds them). */
@@ -27,6 +27,7 @@ export function SelectionActions({ rows }: { rows: readonly ProxyRow[] }) {
   const ask = useProxyActions((s) => s.ask);
   const openExport = useExportDialog((s) => s.open);
   const openHandoff = useHandoffDialog((s) => s.open);
+  const openImport = useImportDialog((s) => s.show);
   const clusters = useInventory((s) => s.clusters);
   const profiles = useProfiles((s) => s.list?.profiles);
   const available = useActionsAvailable();
@@ -69,6 +70,9 @@ export function SelectionActions({ rows }: { rows: readonly ProxyRow[] }) {
         onClick={() => openHandoff(rows)}
       >
         Hand to Kubernetes…
+      </button>
+      <button type="button" disabled={!available.enabled} title={available.enabled ? undefined : available.reason} onClick={openImport}>
+        Take in manifests…
       </button>
     </div>
   );

@@ -67,7 +67,9 @@ export function HandoffDialog({ rows }: { rows: ProxyRow[] }) {
   };
   const undo = async () => {
     const a = await requestUndo(targets(handed));
-    setStatus(a.ok ? { text: `Taking back ${handed.length} ${handed.length === 1 ? 'proxy' : 'proxies'}: see Tasks.` } : { error: a.error });
+    setStatus(
+      a.ok ? { text: `Taking back ${handed.length} ${handed.length === 1 ? 'proxy' : 'proxies'}: see Tasks.` } : { error: a.error },
+    );
   };
 
   return (
@@ -96,8 +98,8 @@ export function HandoffDialog({ rows }: { rows: ProxyRow[] }) {
     >
       {clusterIds.length > 1 && <p role="alert">Select proxies of one cluster: a bundle is for one providers-config entry.</p>}
       <p className="muted">
-        The Kubernetes operator adopts a VM named like its Proxy whose mark has no UID. Save the bundle, release the proxies here, then apply
-        the bundle in the cluster (its README says how). Nothing is recreated.
+        The Kubernetes operator adopts a VM named like its Proxy whose mark has no UID. Save the bundle, release the proxies here, then
+        apply the bundle in the cluster (its README says how). Nothing is recreated.
       </p>
       <div className="handoff-form">
         <Field label="Provider name" problem={providerProblem} help="The providers-config entry every Proxy names.">
@@ -162,8 +164,8 @@ export function HandoffDialog({ rows }: { rows: ProxyRow[] }) {
       )}
       {handed.length > 0 && (
         <p className="muted">
-          Handed to the operator: {handed.map((r) => r.name).join(', ')}. Undo writes the app’s UID back while the mark’s uid is empty; do it only
-          when no Proxy names them (kubectl get px).
+          Handed to the operator: {handed.map((r) => r.name).join(', ')}. Undo writes the app’s UID back while the mark’s uid is empty; do
+          it only when no Proxy names them (kubectl get px).
         </p>
       )}
       {status?.text && <p role="status">{status.text}</p>}
