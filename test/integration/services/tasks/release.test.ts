@@ -38,6 +38,13 @@ describe('release for adoption', () => {
     expect(done.message).toMatch(/handed to the Kubernetes operator/);
     expect(String(env.t.sim.state.vm(vmid)!.config.description)).toBe(before.replace(`proxy-operator-uid=${uid}`, 'proxy-operator-uid='));
     expect(env.manager.releasedAs('sim', vmid, 'hand-a')).toBe(uid);
+    // Handed off, the app never deletes it without the operator warning, and never recreates it.
+    const count = env.manager.list().length;
+    await expect(env.manager.deleteProxies('sim', [`vms/${vmid}/hand-a`])).rejects.toThrow(/operator/i);
+    await expect(
+      env.manager.recreate({ clusterId: 'sim', targets: [{ vmid, name: 'hand-a' }], acknowledgeOperatorWarning: true } as Parameters<Env['manager']['recreate']>[0]),
+    ).rejects.toThrow(/without a UID/);
+    expect(env.manager.list().length).toBe(count);
     // Survives a restart (the record is on disk).
     await env.manager.close();
     env.manager = env.open();
