@@ -10,7 +10,7 @@ import { composeApp } from './app/compose';
 import { nodeRuntime } from './app/runtime-info';
 import { loadElectronDocumentStore } from './electron/document-store';
 import { createElectronNotifier } from './electron/notifier';
-import { createElectronFileSaver } from './electron/save-dialog';
+import { createElectronFileSaver, createElectronFolderSaver } from './electron/save-dialog';
 import { electronPowerState } from './electron/power-state';
 import { createSafeStorageVault } from './electron/safe-storage';
 import { ElectronWindowVisibility } from './electron/window-visibility';
@@ -134,6 +134,7 @@ function start(): void {
         monitoring: { inventory: { visibility } },
         tasks: { notifier: createElectronNotifier(() => mainWindow) },
         fileSaver: createElectronFileSaver(() => mainWindow),
+        folderSaver: createElectronFolderSaver(() => mainWindow),
         powerState,
       });
       const window = new BrowserWindow(secureWindowOptions(preloadPath, isDev));

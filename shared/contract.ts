@@ -28,6 +28,7 @@ import { vmMetaChannels } from './channels/vm-meta';
 import { exportsChannels } from './channels/exports';
 import { cloudInitChannels } from './channels/cloud-init';
 import { proxyCredentialsChannels } from './channels/proxy-credentials';
+import { handoffChannels } from './channels/handoff';
 
 export { AppInfo, AppStatus } from './channels/app';
 
@@ -52,6 +53,7 @@ export const channels = {
   ...exportsChannels,
   ...cloudInitChannels,
   ...proxyCredentialsChannels,
+  ...handoffChannels,
 } as const;
 
 export const events = {

@@ -47,6 +47,10 @@ import { DEFAULT_CHECK_INTERVAL_MINUTES } from '../services/checks/check-setting
 import { createExportService } from '../services/exports/service';
 import { exportsHandlers } from '../services/exports/handlers';
 import { noFileSaver, type FileSaver } from '../ports/file-saver';
+import { noFolderSaver, type FolderSaver } from '../ports/folder-saver';
+import { createHandoffService } from '../services/handoff/service';
+import { handoffHandlers } from '../services/handoff/handlers';
+import { readPinnedPem } from '../services/handoff/pinned-certificate';
 
 export interface ComposeOptions {
   mode: AppInfo['mode'];
@@ -77,6 +81,8 @@ export interface ComposeOptions {
   alerts?: Partial<Pick<AlertServiceOptions, 'now' | 'tickMs' | 'sendPolicy' | 'notifier'>>;
   /** Where an export is saved: the desktop's save dialog; default: none (browser mode downloads in the window). */
   fileSaver?: FileSaver;
+  /** Issue 26: where a hand-off bundle's folder is saved (the desktop's save dialog); absent: refused in words. */
+  folderSaver?: FolderSaver;
 }
 
 export interface ComposedApp {
@@ -148,11 +154,18 @@ export function composeApp(options: ComposeOptions): ComposedApp {
 
   const resolveProfile = options.doctorProfiles ?? profileFromDirectory(profiles.directory);
   // The inventory asks the task history which marked VMs this app made, and from what; the manager is built just below.
-  const taskHistory: { proxyOrigin?: (clusterId: string, uid: string) => ProxyOrigin | undefined } = {};
+  const taskHistory: {
+    proxyOrigin?: (clusterId: string, uid: string) => ProxyOrigin | undefined;
+    releasedAs?: (clusterId: string, vmid: number, name: string) => string | undefined;
+  } = {};
   const monitoring = createMonitoring(profiles.directory, bus, logger, {
     ...options.monitoring,
     proxyCheck: { defaultTargetUrl: () => profiles.settings().proxyCheckUrl, credentials, ...options.monitoring?.proxyCheck },
-    inventory: { proxyOrigin: (clusterId, uid) => taskHistory.proxyOrigin?.(clusterId, uid), ...options.monitoring?.inventory },
+    inventory: {
+      proxyOrigin: (clusterId, uid) => taskHistory.proxyOrigin?.(clusterId, uid),
+      releasedAs: (clusterId, vmid, name) => taskHistory.releasedAs?.(clusterId, vmid, name) !== undefined,
+      ...options.monitoring?.inventory,
+    },
   });
   vmOf.vm = (clusterId, vmid) => {
     const row = monitoring.inventory.vm(clusterId, vmid);
@@ -194,6 +207,7 @@ export function composeApp(options: ComposeOptions): ComposedApp {
     ...options.tasks,
   });
   taskHistory.proxyOrigin = taskServices.tasks.proxyOrigin;
+  taskHistory.releasedAs = taskServices.tasks.releasedAs;
 
   // Check results, node health and alerts (issue 15): history.sqlite in the data folder, in memory without one.
   const history = openHistoryDatabase({
@@ -292,6 +306,19 @@ export function composeApp(options: ComposeOptions): ComposedApp {
         settings: () => profiles.settings(),
         saver: options.fileSaver ?? noFileSaver,
       }),
+    ),
+    // Issue 26: the bundle that hands proxies to the Kubernetes operator.
+    ...handoffHandlers(
+      createHandoffService({
+        profile: (id) => profiles.get(id),
+        inventory: monitoring.inventory,
+        keptSeed: (clusterId, uid) => taskServices.tasks.keptSeed(clusterId, uid),
+        credentials,
+        settings: () => profiles.settings(),
+        saver: options.folderSaver ?? noFolderSaver,
+        readPinnedPem,
+      }),
+      taskServices.tasks,
     ),
     // Issue 25: cloud-init's own schema, for the editors' marks.
     ...cloudInitHandlers(),

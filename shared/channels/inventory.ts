@@ -45,6 +45,8 @@ export const VmRow = z
     machineType: z.string().optional(),
     /** The app keeps the user-data of the seed it last wrote to this VM (sealed, in main): a migrate needs no paste. */
     userDataKept: z.boolean().optional(),
+    /** Issue 26: this app released it for the Kubernetes operator's adoption (its mark's uid is empty): operator-made from now on. */
+    handedOff: z.boolean().optional(),
     tags: z.array(z.string()),
     lock: z.string().optional(),
   })

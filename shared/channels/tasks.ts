@@ -53,6 +53,9 @@ export const TaskKind = z.enum([
   'reconfigure-proxies',
   'recreate-proxies',
   'rotate-credentials',
+  /** Issue 26: the mark's uid emptied so the Kubernetes operator adopts the VM, and its undo. */
+  'release-proxy',
+  'reclaim-proxy',
 ]);
 export type TaskKind = z.infer<typeof TaskKind>;
 

@@ -19,6 +19,7 @@ import type { CreateRequest } from './cluster/placement';
 import { power, type PowerOptions, type PowerResult } from './operations/power';
 import { consoleOf, type VmConsole } from './operations/console';
 import { notesOf, setNotes, type NotesChange, type VmNotes } from './operations/notes';
+import { setMarkUid, type MarkUidChange, type MarkUidResult } from './operations/mark-uid';
 import { historyLogOf, taskHistoryOf, type TaskHistory, type TaskHistoryOptions, type TaskLogPage } from './operations/task-history';
 import { migrate, type MigrateOptions, type MigrateResult } from './operations/migrate';
 import { reconfigure, type ReconfigureChange, type ReconfigureOptions, type ReconfigureResult } from './operations/reconfigure';
@@ -76,6 +77,8 @@ export interface Provider {
   notes(id: string, options?: CallOptions): Promise<VmNotes>;
   /** Issue 23 (notes.ts): write a marked VM's notes and tags (one config PUT with the read's digest), the marks untouched. */
   setNotes(id: string, change: NotesChange, options?: CallOptions): Promise<VmNotes>;
+  /** Issue 26 (mark-uid.ts): rewrite the mark's uid (release for the operator's adoption, or undo), identity and digest checked. */
+  setMarkUid(id: string, change: MarkUidChange, options?: CallOptions): Promise<MarkUidResult>;
   /** Issue 23 (task-history.ts): every Proxmox task of the VM on every online node, newest first, bounded. */
   taskHistory(id: string, options?: TaskHistoryOptions): Promise<TaskHistory>;
   /** Issue 23 (task-history.ts): a page of the log of one of the VM's tasks. */
@@ -113,6 +116,7 @@ export function createProvider(profile: ProfileInput, deps: ProviderDeps): Provi
     console: (id, options) => consoleOf(ctx, id, options),
     notes: (id, options) => notesOf(ctx, id, options),
     setNotes: (id, change, options) => setNotes(ctx, id, change, options),
+    setMarkUid: (id, change, options) => setMarkUid(ctx, id, change, options),
     taskHistory: (id, options) => taskHistoryOf(ctx, id, options),
     taskHistoryLog: (vmid, upid, range, options) => historyLogOf(ctx, vmid, upid, range, options),
   };

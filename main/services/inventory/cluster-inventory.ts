@@ -36,6 +36,8 @@ export interface ClusterInventoryDeps {
   /** Whether a mark's UID belongs to one of this app's tasks; undefined when nobody can say. */
   /** What this app made a marked VM from (its task history); undefined when it did not make it. */
   proxyOrigin?: (clusterId: string, uid: string) => ProxyOriginFacts | undefined;
+  /** Issue 26: whether this app released the VM (vmid, name) for the Kubernetes operator. */
+  releasedAs?: (clusterId: string, vmid: number, name: string) => boolean;
   commit(commit: Commit): void;
 }
 
@@ -124,6 +126,8 @@ export class ClusterInventory {
     const vms = listing.filter((r) => isInventoried(r, this.cluster.profile.vmidRange));
     this.listed = vms;
     const wantsAddress = this.observe(vms);
+    // Issue 26: a release or its undo rewrote a mark this cache holds: the written one replaces it.
+    for (const w of writtenMarksOf(this.cluster.api).takeRewrites()) this.marks.set(w.vmid, w.name, knownMark(parseMark(w.description)));
     this.apply(vms, nodeRows(listing));
     this.forgetUnlisted();
     // Marks first: only a marked proxy's agent is asked, and a proxy learnt now gets its address in this same refresh.
@@ -224,11 +228,12 @@ export class ClusterInventory {
       const vmid = r.vmid!;
       const mark = this.markOf(r);
       const ask = this.deps.proxyOrigin;
-      const made = mark?.managed && mark.uid && ask ? (ask(this.cluster.id, mark.uid) ?? null) : undefined;
+      const made = mark?.managed && ask ? (mark.uid ? (ask(this.cluster.id, mark.uid) ?? null) : null) : undefined;
+      const handedOff = mark?.managed && !mark.uid && r.name ? this.deps.releasedAs?.(this.cluster.id, vmid, r.name) === true : false;
       // The machine type's size as the profile says it: the row names the type only while the VM still has that size.
       const size = made ? this.cluster.profile.machineTypes[made.machineType] : undefined;
       const origin = made && size ? { ...made, size: { cores: size.cores, memoryMiB: size.memoryMiB } } : made;
-      const facts = { mark, address: this.guests.address(vmid), startedAt: this.guests.startedAt(vmid), origin };
+      const facts = { mark, address: this.guests.address(vmid), startedAt: this.guests.startedAt(vmid), origin, ...(handedOff ? { handedOff } : {}) };
       return this.guests.addressedBefore(vmid) ? { ...facts, addressedBefore: true } : facts;
     });
     const nodesChanged = !sameNodes(this.nodes, nodes);

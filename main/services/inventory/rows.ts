@@ -81,6 +81,8 @@ export interface RowFacts {
   origin: ProxyOriginFacts | null | undefined;
   /** The guest had an address before, this session (GuestRuntime.addressedBefore). */
   addressedBefore?: boolean;
+  /** Issue 26: this app released the VM for the Kubernetes operator (its mark's uid is empty). */
+  handedOff?: boolean;
 }
 
 export function vmRow(clusterId: string, r: ClusterResource, facts: RowFacts): VmRow {
@@ -111,6 +113,8 @@ export function vmRow(clusterId: string, r: ClusterResource, facts: RowFacts): V
     if (!size || (size.cores === row.cores && size.memoryMiB === row.memoryMiB)) row.machineType = facts.origin.machineType;
     if (facts.origin.userDataKept) row.userDataKept = true;
   } else if (marked && facts.origin === null) row.ours = false;
+  // Issue 26: a mark with an empty uid (origin null) is the operator's to adopt; handed off when this app released it.
+  if (marked && facts.handedOff) row.handedOff = true;
   if (r.lock) row.lock = r.lock;
   return row;
 }
@@ -128,6 +132,7 @@ export function sameRowSource(before: { r: ClusterResource; facts: RowFacts }, r
     f.address === facts.address &&
     f.startedAt === facts.startedAt &&
     f.addressedBefore === facts.addressedBefore &&
+    f.handedOff === facts.handedOff &&
     (f.origin === null) === (facts.origin === null) &&
     f.origin?.template === facts.origin?.template &&
     f.origin?.machineType === facts.origin?.machineType &&

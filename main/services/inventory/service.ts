@@ -40,6 +40,8 @@ export interface InventoryOptions {
   timers?: Timers;
   /** What this app made a marked VM from (its task history); undefined when it did not make it. */
   proxyOrigin?: (clusterId: string, uid: string) => ProxyOriginFacts | undefined;
+  /** Issue 26: whether this app released the VM for the Kubernetes operator (its mark's uid is empty). */
+  releasedAs?: (clusterId: string, vmid: number, name: string) => boolean;
 }
 
 export interface InventoryService {
@@ -109,6 +111,7 @@ export function createInventoryService(options: InventoryOptions): InventoryServ
       maxInFlight: options.maxInFlight ?? 3,
       agentRetry: options.agentRetry ?? defaultAgentRetry,
       proxyOrigin: options.proxyOrigin,
+      releasedAs: options.releasedAs,
       commit: ({ changes, nodes }) => {
         if (entries.get(cluster.id) !== entry || (isEmpty(changes) && !nodes)) return;
         publish(cluster.id, nodes ? { ...changes, nodes } : changes);

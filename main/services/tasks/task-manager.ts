@@ -17,6 +17,8 @@
  *
  * It builds each part with its options, gives each run its context, and
  * lists the manager's methods, each handed to the part that does the work.
+ * Long because the options every part takes and the methods every channel
+ * calls are listed here, one line each, so the joins are read in one place.
  */
 import type { RecreateInput, SeedRef, TaskKind, TaskView } from '../../../shared/channels/tasks';
 import { KeyedLock, type ProgressEvent } from '../../core';
@@ -38,6 +40,7 @@ import { createManagerParts, startTask } from './manager-parts';
 import { silentNotifier, type Notifier } from '../../ports/notifier';
 import { powerRequests } from './requests/power-request';
 import { rotateRequest } from './requests/rotate-request';
+import { releaseRequests } from './requests/release-request';
 import { proxyOrigins } from './read-models/proxy-origins';
 import { ProxyRecords, type ProxyOrigin } from './records/proxy-records';
 import type { NameGuard, RunContext } from './runners/run-context';
@@ -231,6 +234,7 @@ export function createTaskManager(o: TaskManagerOptions) {
   const cancel = createCanceller({ parts, abort: queue.abort, trackStopping: queue.trackStopping, stopBudgetMs: o.stopBudgetMs });
   const followUps = createFollowUps(parts, (kind) => kinds[kind].steps);
   const powers = powerRequests(parts, records);
+  const releases = releaseRequests(parts, records);
   const dayTwo = dayTwoRequests({ parts, sealer, records, rotating: o.credentials && ((c, uid) => o.credentials!.hasPending(c, uid)) });
 
   return {
@@ -246,9 +250,22 @@ export function createTaskManager(o: TaskManagerOptions) {
     proxyOrigin: (clusterId: string, uid: string): ProxyOrigin | undefined => origins.of(clusterId, uid),
     /** The protocol and port the seed this app wrote makes the proxy listen on (issue 23 item 5); undefined when unknown. */
     proxyEndpoint: (clusterId: string, uid: string) => records.endpoint(clusterId, uid),
+    /** Issue 26: what the app made the proxy with and last wrote to its seed, user-data opened (placeholders unfilled); undefined: not made here. */
+    async keptSeed(clusterId: string, uid: string) {
+      const origin = origins.of(clusterId, uid);
+      if (!origin) return undefined;
+      const sealedText = records.sealedUserData(clusterId, uid);
+      const userData = sealedText === undefined ? undefined : await sealer.open(sealedText);
+      return { ...origin, userData, endpoint: records.endpoint(clusterId, uid), network: records.network(clusterId, uid) };
+    },
     createProxies: createProxiesRequest(parts, sealer, origins.note),
     deleteProxies: deleteProxiesRequest(parts, records),
     power: powers.power,
+    /** Issue 26: release for the Kubernetes operator's adoption, and its undo. */
+    release: releases.release,
+    reclaim: releases.reclaim,
+    /** Issue 26: the app's UID of a VM it released (the mark's uid is empty now), for the inventory. */
+    releasedAs: (clusterId: string, vmid: number, name: string) => records.releasedAs(clusterId, vmid, name),
     powerOffer: (id: string, offer: 'stop-it' | 'wait-longer') => powers.powerOffer(id, offer, followUps.rerun),
     migrate: dayTwo.migrate,
     reconfigure: dayTwo.reconfigure,

@@ -22,6 +22,7 @@ export class WrittenMarks {
   private readonly byKey = new Map<string, string>();
   /** Clones submitted or about to be, whose outcome is not known yet. */
   private readonly expected = new Set<string>();
+  private readonly rewrites = new Map<string, { vmid: number; name: string; description: string }>();
 
   /** A clone onto `vmid` named `name` is about to be submitted. */
   expect(vmid: number, name: string): void {
@@ -44,6 +45,19 @@ export class WrittenMarks {
     this.byKey.delete(key);
     this.byKey.set(key, description);
     while (this.byKey.size > WRITTEN_MARKS_KEPT) this.byKey.delete(this.byKey.keys().next().value!);
+  }
+
+  /** Issue 26: a release (or its undo) rewrote the mark of a VM the reader may have cached: recorded, and handed over once. */
+  rewrite(vmid: number, name: string, description: string): void {
+    this.record(vmid, name, description);
+    this.rewrites.set(`${vmid} ${name}`, { vmid, name, description });
+  }
+
+  /** The marks rewritten since the last call (the inventory replaces its cached ones with them). */
+  takeRewrites(): { vmid: number; name: string; description: string }[] {
+    const out = [...this.rewrites.values()];
+    this.rewrites.clear();
+    return out;
   }
 
   /** The description a create of ours gave the VM at `vmid` named `name`, if one did. */

@@ -13,7 +13,7 @@ export type ProviderErrorKind = 'permanent' | 'transient' | 'not-found' | 'inval
 export type ProviderOp = 'create' | 'get' | 'delete' | 'list' | 'check' | 'profile' | PowerOp | DayTwoOp;
 
 /** Issue 16's other operations: migrate.ts, reconfigure.ts, recreate.ts, console.ts; issue 23's notes.ts and task-history.ts. */
-export type DayTwoOp = 'migrate' | 'reconfigure' | 'recreate' | 'console' | 'notes' | 'task-history';
+export type DayTwoOp = 'migrate' | 'reconfigure' | 'recreate' | 'console' | 'notes' | 'task-history' | 'mark';
 
 /** Day-two power operations (issue 16, power.ts). */
 export type PowerOp = 'start' | 'shutdown' | 'stop' | 'reboot';

@@ -67,6 +67,14 @@ const TaskInputSchema = z.discriminatedUnion('kind', [
   }),
   z.object({ kind: z.literal('rotate-credentials'), ...oneVm, instanceId: z.string(), sealedCloudInit: z.string() }),
   z.object({
+    kind: z.enum(['release-proxy', 'reclaim-proxy']),
+    clusterId: z.string(),
+    vmid: z.number(),
+    name: z.string(),
+    uid: z.string(),
+    seedOn: z.string().optional(),
+  }),
+  z.object({
     kind: z.enum(['start-proxy', 'shutdown-proxy', 'stop-proxy', 'reboot-proxy']),
     clusterId: z.string(),
     vmid: z.number(),
@@ -116,6 +124,8 @@ const schemaMatchesRecord: {
   'reconfigure-proxies': true,
   'recreate-proxies': true,
   'rotate-credentials': true,
+  'release-proxy': true,
+  'reclaim-proxy': true,
   record: true,
 };
 void schemaMatchesRecord;

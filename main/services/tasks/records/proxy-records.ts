@@ -48,6 +48,8 @@ const ProxyRecord = z
       .optional(),
     /** Issue 24: the network it was made with; a static address is written into every seed the app rebuilds. */
     network: ProxyNetwork.optional(),
+    /** Issue 26: released for the Kubernetes operator's adoption (the mark's uid emptied) on this VM; undo writes this UID back. */
+    released: z.object({ vmid: z.number().int(), name: z.string() }).strict().optional(),
   })
   .strict();
 export type ProxyRecord = z.infer<typeof ProxyRecord>;
@@ -174,6 +176,21 @@ export class ProxyRecords {
     } catch (e) {
       this.log.warn('proxy records could not be saved', { file: this.file, reason: (e as NodeJS.ErrnoException).code ?? String(e) });
     }
+  }
+
+  /** Issue 26: the app's UID of the proxy it released on this VM (its mark's uid is empty now), or undefined. */
+  releasedAs(clusterId: string, vmid: number, name: string): string | undefined {
+    for (const [key, r] of this.proxies)
+      if (key.startsWith(`${clusterId}/`) && r.released?.vmid === vmid && r.released.name === name) return key.slice(clusterId.length + 1);
+    return undefined;
+  }
+
+  /** Issue 26: a release ended (`vm`) or its undo did (undefined). Throws when it cannot be kept. */
+  noteReleased(clusterId: string, uid: string, vm: { vmid: number; name: string } | undefined): void {
+    this.change(clusterId, uid, (r) => {
+      const { released: _, ...rest } = r;
+      return vm ? { ...rest, released: vm } : rest;
+    });
   }
 
   /** What the record says of the proxy's seed. */

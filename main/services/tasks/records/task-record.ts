@@ -120,6 +120,16 @@ export interface RotateCredentialsInput extends OneVm {
   /** The user-data the app kept for the proxy (its record's), sealed, with its credential placeholders unfilled. */
   sealedCloudInit: string;
 }
+/**
+ * Issue 26: the mark's uid rewritten: `release-proxy` empties it (the operator's create adopts the VM), `reclaim-proxy`
+ * writes the app's `uid` back while it is still empty. The run checks the name and the uid it expects right before its write.
+ */
+export interface MarkProxyInput extends OneVm {
+  kind: 'release-proxy' | 'reclaim-proxy';
+  /** A release: the seed storage whose `<name>-seed.iso` must be on the VM. */
+  seedOn?: string | undefined;
+}
+export const isMarkInput = (input: TaskInput): input is MarkProxyInput => input.kind === 'release-proxy' || input.kind === 'reclaim-proxy';
 export const isPowerInput = (input: TaskInput): input is PowerProxyInput => (powerKinds as readonly string[]).includes(input.kind);
 /** A template build (runners/build-template.ts): its request with every default filled in, and what its progress journalled. */
 export interface BuildTemplateTaskInput {
@@ -148,7 +158,8 @@ export type TaskInput =
   | MigrateProxyInput
   | ReconfigureProxyInput
   | RecreateProxyInput
-  | RotateCredentialsInput;
+  | RotateCredentialsInput
+  | MarkProxyInput;
 
 export type TaskRecord = Omit<TaskView, 'actions'> & { input: TaskInput };
 
@@ -165,7 +176,7 @@ export function nameOf(task: TaskRecord): string | undefined {
   const input = task.input;
   if (input.kind === 'create-proxy' || input.kind === 'clean-up') return input.name;
   if (input.kind === 'delete-proxy') return input.providerId.split('/')[2];
-  if (isPowerInput(input) || input.kind === 'migrate-proxy' || input.kind === 'reconfigure-proxy' || input.kind === 'recreate-proxy')
+  if (isPowerInput(input) || isMarkInput(input) || input.kind === 'migrate-proxy' || input.kind === 'reconfigure-proxy' || input.kind === 'recreate-proxy')
     return input.name;
   if (input.kind === 'rotate-credentials') return input.name;
   return undefined;

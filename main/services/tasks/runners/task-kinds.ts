@@ -25,6 +25,7 @@ import { recreateProxy } from './recreate';
 import type { Runner } from './run-context';
 import { createProxy } from './create';
 import { rotateCredentials, rotateSteps, type RotateDeps } from './rotate-credentials';
+import { markProxy, MARK_STEP } from './mark';
 
 export interface KindSpec {
   /** The steps a fresh run shows, in order (the core's step names). */
@@ -75,5 +76,7 @@ export function taskKinds(deps: KindDeps): Record<TaskKind, KindSpec> {
             throw new AppError('permanent', 'This app keeps no proxy credentials, so it cannot rotate any.', 'Use the desktop app or browser mode.');
           },
     },
+    'release-proxy': { steps: [MARK_STEP], run: markProxy(deps.records) },
+    'reclaim-proxy': { steps: [MARK_STEP], run: markProxy(deps.records) },
   };
 }

@@ -33,6 +33,9 @@ import { useProfiles } from '../../stores/profiles';
 import type { ProxyAction } from '../../../../shared/domain/proxy-actions';
 import { Filters } from './Filters';
 import { ExportDialogHost } from './exports/ExportDialog';
+import { HandoffDialogHost } from './handoff/HandoffDialog';
+import { ImportDialogHost } from './handoff/ImportDialog';
+import { useHandoffDialog, useImportDialog } from './handoff/handoff-store';
 import { useExportDialog } from './exports/export-store';
 import { ProxyDrawer } from './ProxyDrawer';
 import { ProxyTable, rowElement } from './ProxyTable';
@@ -94,6 +97,8 @@ export function ProxiesView() {
     () => () => {
       useProxyActions.getState().reset();
       useExportDialog.getState().close();
+      useHandoffDialog.getState().close();
+      useImportDialog.getState().close();
     },
     [],
   );
@@ -217,6 +222,8 @@ export function ProxiesView() {
       <ActionMenu />
       <ActionDialogs onDeleted={() => setSelected(new Set())} />
       <ExportDialogHost />
+      <HandoffDialogHost />
+      <ImportDialogHost />
       {createOpen && <CreateProxyDialog />}
     </ViewFrame>
   );

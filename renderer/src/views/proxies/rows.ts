@@ -167,7 +167,9 @@ export function filterRows(rows: readonly ProxyRow[], f: RowFilter): ProxyRow[] 
 }
 
 /** How the table names who made a VM: the mark is shared with the Kubernetes operator. */
-export function ownerLabel(r: Pick<VmRow, 'owner' | 'ours'>): { label: string; tone: 'ok' | 'info' | 'warn' | 'neutral'; title: string } {
+export function ownerLabel(
+  r: Pick<VmRow, 'owner' | 'ours' | 'handedOff'>,
+): { label: string; tone: 'ok' | 'info' | 'warn' | 'neutral'; title: string } {
   if (r.owner === 'foreign')
     return {
       label: 'foreign',
@@ -176,6 +178,14 @@ export function ownerLabel(r: Pick<VmRow, 'owner' | 'ours'>): { label: string; t
     };
   if (r.owner === 'pending')
     return { label: 'reading mark', tone: 'info', title: 'Not known yet: the VM is being cloned or its mark is not read yet.' };
+  // Issue 26: released here for the operator's adoption; treated as operator-made from then on.
+  if (r.handedOff)
+    return {
+      label: 'handed to the operator',
+      tone: 'neutral',
+      title:
+        'Released for the Kubernetes operator: its mark has no UID, so the operator adopts it. Treated as operator-made; Hand to Kubernetes… offers Undo while no Proxy names it.',
+    };
   if (r.ours === false)
     return {
       label: 'operator-made',

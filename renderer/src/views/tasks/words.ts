@@ -24,6 +24,8 @@ export const kindLabel: Record<TaskKind, string> = {
   'migrate-proxies': 'Migrate',
   'reconfigure-proxies': 'Reconfigure',
   'recreate-proxies': 'Recreate',
+  'release-proxy': 'Release to Kubernetes',
+  'reclaim-proxy': 'Undo release',
 };
 
 export const stepLabel: Record<StepView['state'], string> = {

@@ -17,6 +17,7 @@ import { useProxyActions } from './action-store';
 import { subjectOf } from './action-subject';
 import { menuLabel } from './ActionMenu';
 import { useExportDialog } from '../exports/export-store';
+import { useHandoffDialog, useImportDialog } from '../handoff/handoff-store';
 import './actions.css';
 
 /** The keys that run an action on the selection (ProxiesView binds them). */
@@ -25,6 +26,8 @@ export const actionShortcuts: Partial<Record<ProxyAction, string>> = { start: 'S
 export function SelectionActions({ rows }: { rows: readonly ProxyRow[] }) {
   const ask = useProxyActions((s) => s.ask);
   const openExport = useExportDialog((s) => s.open);
+  const openHandoff = useHandoffDialog((s) => s.open);
+  const openImport = useImportDialog((s) => s.show);
   const clusters = useInventory((s) => s.clusters);
   const profiles = useProfiles((s) => s.list?.profiles);
   const available = useActionsAvailable();
@@ -58,6 +61,18 @@ export function SelectionActions({ rows }: { rows: readonly ProxyRow[] }) {
       {/* Issue 24 §3: hand the selection (or a tag's proxies, picked in the dialog) to clients. */}
       <button type="button" onClick={() => openExport(rows)}>
         Export…
+      </button>
+      {/* Issue 26: hand the selection (one cluster) to the Kubernetes operator, or take it back. */}
+      <button
+        type="button"
+        disabled={rows.length === 0 || clusterCount > 1 || !available.enabled}
+        title={rows.length === 0 ? 'Select one or more proxies first.' : clusterCount > 1 ? 'Select proxies of one cluster for this.' : undefined}
+        onClick={() => openHandoff(rows)}
+      >
+        Hand to Kubernetes…
+      </button>
+      <button type="button" disabled={!available.enabled} title={available.enabled ? undefined : available.reason} onClick={openImport}>
+        Take in manifests…
       </button>
     </div>
   );

@@ -1,0 +1,158 @@
+/**
+ * Issue 26 end to end, in Chromium against the simulated demo: two proxies
+ * selected, Hand to Kubernetes… opens on the provider name, and main's
+ * answer shows: the demo's proxies were not made by a seed of this app, so
+ * their user-data is unknown and the operator cannot take them; that is
+ * said in words, and Save and Release stay off. The dialog fits at 1024×700
+ * and 1280×800, light and dark, with no axe violation and nothing off screen;
+ * Escape closes it.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect, it } from 'vitest';
+import { axeViolations, formatViolations } from '../support/axe';
+import { demoHost, describeE2e, type E2eOptions } from '../support/e2e';
+import { formatLayoutProblems, pageLayoutProblems } from '../support/layout-check';
+import { screenshotPath } from '../support/screenshots';
+
+const poll = { timeout: 30_000 };
+const squid = 'proxy-a7k2m9x4q1w8e5r3t6';
+const socks = 'proxy-b3n8v5c2x7z4l9k1j6';
+const setup: E2eOptions = { host: demoHost, viewport: { width: 1280, height: 800 } };
+const sizes = [
+  { width: 1024, height: 700 },
+  { width: 1280, height: 800 },
+] as const;
+
+describeE2e('handing proxies to Kubernetes in the browser against the demo', setup, ({ page, host }) => {
+  const dialog = () => page.getByRole('dialog', { name: 'Hand to Kubernetes' });
+
+  it('says in words why the operator cannot take the demo’s proxies, and fits every size and theme', async () => {
+    await page.getByRole('button', { name: 'Proxies', exact: true }).click();
+    for (const name of [squid, socks]) {
+      await expect.poll(() => page.getByRole('row').filter({ hasText: name }).count(), poll).toBe(1);
+      await page.getByRole('checkbox', { name: `Select ${name}` }).check();
+    }
+    await page.getByRole('group', { name: 'Actions on the selection' }).getByRole('button', { name: 'Hand to Kubernetes…' }).click();
+    expect(await page.evaluate(() => document.activeElement?.closest('.field')?.querySelector('label')?.textContent)).toBe('Provider name');
+    const refusals = dialog().getByRole('alert', { name: 'What the operator cannot take' });
+    await expect.poll(() => refusals.textContent().catch(() => ''), poll).toContain(`Egress Desk does not know ${squid}'s user-data`);
+    expect(await refusals.textContent()).toContain(`Egress Desk does not know ${socks}'s user-data`);
+    expect(await dialog().getByRole('button', { name: 'Save bundle…' }).isDisabled()).toBe(true);
+    expect(await dialog().getByRole('button', { name: /^Release/ }).isDisabled()).toBe(true);
+    // A provider name the operator refuses is said before any request.
+    await dialog().getByLabel('Provider name').fill('Home Lab');
+    await expect.poll(() => dialog().getByText('Lowercase letters, digits and dashes, like proxmox-home.').count(), poll).toBe(1);
+    await dialog().getByLabel('Provider name').fill('home-lab');
+
+    for (const size of sizes) {
+      await page.setViewportSize(size);
+      for (const theme of ['light', 'dark'] as const) {
+        await page.evaluate((t) => (document.documentElement.dataset.theme = t), theme);
+        const where = `the Hand to Kubernetes dialog at ${size.width}×${size.height}, ${theme}`;
+        const v = await axeViolations(page, '[role="dialog"]');
+        expect(v, formatViolations(where, v)).toEqual([]);
+        const layout = await pageLayoutProblems(page, '[role="dialog"]');
+        expect(layout, formatLayoutProblems(where, layout)).toEqual([]);
+        await page.screenshot({ path: screenshotPath(`handoff-refused-${size.width}-${theme}.png`) });
+      }
+    }
+    await page.evaluate(() => (document.documentElement.dataset.theme = 'light'));
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.keyboard.press('Escape');
+    await expect.poll(() => dialog().count(), poll).toBe(0);
+  });
+
+  it('two proxies made here: the bundle lists its files, Release hands both over, Undo takes one back', async () => {
+    const demo = (await host.app.profiles.list()).profiles.find((p) => p.demo)!;
+    const demoId = demo.id;
+    // On pv1-1 this image clones its default template (a per-node one there is what the operator cannot express).
+    const image = 'debian-13-template';
+    expect(demo.templates[image]?.perNode?.['pv1-1'] ?? demo.templates[image]?.vmid).toBe(demo.templates[image]?.vmid);
+    const userData = '#cloud-config\npackages: [squid]\nwrite_files:\n  - path: /etc/squid/conf.d/e.conf\n    content: |\n      http_port 3128\n';
+    const made = await host.app.tasks.createProxies({ clusterId: demoId, node: 'pv1-1', template: image, machineType: 'small', name: 'hand', count: 2, cloudInit: userData });
+    const outcome = (id: string) => {
+      const t = host.app.tasks.list().find((x) => x.id === id);
+      return t?.state === 'failed' ? `failed: ${t.error?.message ?? t.message ?? ''}` : t?.state;
+    };
+    for (const id of made.taskIds) await expect.poll(() => outcome(id), poll).toBe('succeeded');
+    const row = (name: string) => page.getByRole('row').filter({ hasText: name });
+    await page.reload();
+    await page.getByRole('button', { name: 'Proxies', exact: true }).click();
+    for (const name of ['hand-1', 'hand-2']) {
+      await expect.poll(() => row(name).count(), poll).toBe(1);
+      await page.getByRole('checkbox', { name: `Select ${name}` }).check();
+    }
+    const open = () => page.getByRole('group', { name: 'Actions on the selection' }).getByRole('button', { name: 'Hand to Kubernetes…' }).click();
+    await open();
+    const files = dialog().getByRole('region', { name: 'Bundle' });
+    await expect.poll(() => files.textContent().catch(() => ''), poll).toContain('proxies/hand-1.yaml');
+    for (const f of ['providers-config-entry.yaml', 'proxmox-ca.pem', 'create-token-secret.sh', 'proxies/hand-2.yaml', 'kustomization.yaml', 'README.md'])
+      expect(await files.textContent()).toContain(f);
+    expect(await dialog().getByRole('button', { name: 'Release (2)' }).isDisabled()).toBe(true);
+    await dialog().getByLabel(/I saved the bundle/).check();
+    for (const size of sizes) {
+      await page.setViewportSize(size);
+      for (const theme of ['light', 'dark'] as const) {
+        await page.evaluate((t) => (document.documentElement.dataset.theme = t), theme);
+        const where = `the bundle at ${size.width}×${size.height}, ${theme}`;
+        const v = await axeViolations(page, '[role="dialog"]');
+        expect(v, formatViolations(where, v)).toEqual([]);
+        const layout = await pageLayoutProblems(page, '[role="dialog"]');
+        expect(layout, formatLayoutProblems(where, layout)).toEqual([]);
+        await page.screenshot({ path: screenshotPath(`handoff-bundle-${size.width}-${theme}.png`) });
+      }
+    }
+    await page.evaluate(() => (document.documentElement.dataset.theme = 'light'));
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await dialog().getByRole('button', { name: 'Release (2)' }).click();
+    await expect.poll(() => dialog().getByRole('status').textContent().catch(() => ''), poll).toContain('Releasing 2 proxies');
+    await page.keyboard.press('Escape');
+    for (const name of ['hand-1', 'hand-2']) await expect.poll(() => row(name).textContent(), poll).toContain('handed to the operator');
+    await page.screenshot({ path: screenshotPath('handoff-handed-1280-light.png') });
+    // Undo one: hand-2 alone.
+    await page.getByRole('checkbox', { name: 'Select hand-1' }).uncheck();
+    await open();
+    await dialog().getByRole('button', { name: 'Undo release (1)' }).click();
+    await expect.poll(() => dialog().getByRole('status').textContent().catch(() => ''), poll).toContain('Taking back 1 proxy');
+    await page.keyboard.press('Escape');
+    await expect.poll(() => row('hand-2').textContent(), poll).not.toContain('handed to the operator');
+    expect(await row('hand-1').textContent()).toContain('handed to the operator');
+    await page.screenshot({ path: screenshotPath('handoff-undone-1280-light.png') });
+  });
+
+  it('takes in the seeds’ sample Proxy: a misfit said in words, then made as the app’s own proxy', async () => {
+    const sample = readFileSync(join(__dirname, '../../../shared/seeds/extracted/sample-proxy-proxmox.yaml'), 'utf8');
+    await page.getByRole('group', { name: 'Actions on the selection' }).getByRole('button', { name: 'Take in manifests…' }).click();
+    const take = () => page.getByRole('dialog', { name: 'Take in manifests' });
+    await take().getByLabel('Manifests (YAML)').fill(sample);
+    await take().getByRole('button', { name: 'Check' }).click();
+    const problems = take().getByRole('alert', { name: 'What cannot be taken' });
+    await expect.poll(() => problems.textContent().catch(() => ''), poll).toMatch(/proxy-proxmox-sample: image "debian-13" is not a template of/);
+    expect(await take().getByRole('button', { name: /^Create/ }).isDisabled()).toBe(true);
+    await take().getByLabel('Manifests (YAML)').fill(sample.replace('image: debian-13', 'image: debian-13-template'));
+    await take().getByRole('button', { name: 'Check' }).click();
+    await expect.poll(() => take().getByRole('region', { name: 'Proxies found' }).textContent().catch(() => ''), poll).toContain('proxy-proxmox-sample');
+    for (const size of sizes) {
+      await page.setViewportSize(size);
+      for (const theme of ['light', 'dark'] as const) {
+        await page.evaluate((t) => (document.documentElement.dataset.theme = t), theme);
+        const where = `Take in manifests at ${size.width}×${size.height}, ${theme}`;
+        const v = await axeViolations(page, '[role="dialog"]');
+        expect(v, formatViolations(where, v)).toEqual([]);
+        const layout = await pageLayoutProblems(page, '[role="dialog"]');
+        expect(layout, formatLayoutProblems(where, layout)).toEqual([]);
+        await page.screenshot({ path: screenshotPath(`handoff-import-${size.width}-${theme}.png`) });
+      }
+    }
+    await page.evaluate(() => (document.documentElement.dataset.theme = 'light'));
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await take().getByRole('button', { name: 'Create 1 proxy' }).click();
+    await expect.poll(() => take().getByRole('status').textContent().catch(() => ''), poll).toContain('Creating 1 proxy');
+    await page.keyboard.press('Escape');
+    const made = () => host.app.tasks.list().find((t) => t.target === 'proxy-proxmox-sample' && t.kind === 'create-proxy');
+    await expect.poll(() => made()?.state, poll).toBe('succeeded');
+    await expect.poll(() => page.getByRole('row').filter({ hasText: 'proxy-proxmox-sample' }).count(), poll).toBe(1);
+    expect(await page.getByRole('row').filter({ hasText: 'proxy-proxmox-sample' }).textContent()).not.toContain('operator-made');
+  });
+});
