@@ -16,7 +16,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { parse } from 'yaml';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { checkProxy } from '../../../../main/services/proxy-check/check';
 import { createCa, createLeaf } from '../../../../main/tls/certificates';
 import { startEchoTarget, type Running } from '../../../support/services/proxy-check/loopback';
@@ -294,7 +294,8 @@ describe.skipIf(missing('danted') !== undefined)("Dante, from its preset's dante
     expect(result.problem!.message).toBe(
       `The proxy works, but the SOCKS5 proxy could not connect to 127.0.0.1:25: connection not allowed by ruleset.`,
     );
-    expect(p.output()).toMatch(/block\(\d+\): tcp\/connect .* -> .* 127\.0\.0\.1\.25/);
+    // Dante writes its block line after the reply is on its way: wait for it rather than read at once.
+    await vi.waitFor(() => expect(p.output()).toMatch(/block\(\d+\): tcp\/connect .* -> .* 127\.0\.0\.1\.25/), { timeout: 5000, interval: 50 });
   });
 
   it('is reachable, and the target saw the egress 127.0.0.1', async () => {
