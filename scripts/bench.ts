@@ -340,7 +340,7 @@ const READING = [
   "  class behind the other creates' writes: 0.5 → 0.15 storage reads per create), and the inventory learns when an",
   '  agent could first answer (a miss a second before bounds it), asks a step before that, and an agent pass that',
   '  found nothing due arms again instead of waiting for the next listing (a read came up to 5 s late). Measured',
-  "  1.137-1.147× in three runs (load 6-7): Proxmox's part done at 19.3-20.1 s, the last address 0.3-0.8 s after its",
+  "  1.137-1.175× in five runs (load 3-7): Proxmox's part done at 19.3-21.1 s, the last address 0.3-1.0 s after its",
   "  agent could answer. Still over 1.10: the busiest node's 7 creates need about 60 sends before the last start (35",
   "  writes, ~20 task listings, the template and storage reads) and the pace gives 3 per 1.05 s, so Proxmox's part",
   "  cannot end much before 17 s at today's request count; 1.10 needs the last start done by about 16.5 s. Giving",
