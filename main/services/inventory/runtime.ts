@@ -9,6 +9,15 @@
  * watched booting (the uptime at which the address came, median of the last
  * few), so a new guest's agent is asked once at that uptime, not from 40 s
  * on every 5 s; `dueAt` tells the inventory when to ask between listings.
+ *
+ * Issue 21: what is learned is when the agent could first answer, not when
+ * its answer was read: a miss a second or two before the hit bounds it
+ * (the middle of the two is learned), and once a boot is known a guest is
+ * asked a step (`nearBootMs`) before it, then every step; an agent that
+ * answers at that early ask teaches a step earlier still, so the expectation
+ * settles just after the real boot instead of staying where late reads put it
+ * (bench-bulk: the warm-up's 5 s retries taught 55 s for a 50 s boot, and
+ * every proxy of the bulk was read 2-8 s after its agent could answer).
  */
 export interface AgentRetry {
   /** The pause after an attempt that found no address; doubles per attempt once the guest is past its boot. */
@@ -35,6 +44,8 @@ export const defaultAgentRetry: AgentRetry = { baseMs: 5_000, maxMs: 60_000, boo
 export const BOOT_GRACE_S = 60;
 /** How long past a learned boot the agent is asked every `nearBootMs`. */
 export const NEAR_BOOT_S = 5;
+/** A miss at most this long (s) before the answer bounds when the agent could first answer. */
+const MISS_BOUND_S = 2;
 /** Boots remembered for the median. */
 const BOOTS_KEPT = 8;
 
@@ -48,6 +59,8 @@ interface Guest {
   startedAtMs?: number;
   /** startedAtMs as ISO text, made once per start rather than on every refresh. */
   startedAtIso?: string;
+  /** The uptime (s) at the last attempt that found no address in this boot. */
+  missUptime?: number;
   /** Attempts that found no address once the guest was past its boot and grace: they double the pause. */
   attempts: number;
   nextTryAt: number;
@@ -96,8 +109,9 @@ export class GuestRuntime {
   dueAt(vmid: number): number {
     const guest = this.guests.get(vmid);
     if (!guest || guest.address !== undefined) return Number.POSITIVE_INFINITY;
-    // The listing's uptime is whole seconds rounded down, so the guest is at least this old by then: never early.
-    const booted = guest.listedAt + Math.max(0, this.expectedBootS() - guest.uptime) * 1000;
+    // The listing's uptime is whole seconds rounded down, so the guest is at least this old by then. A learned boot
+    // is probed a step before it (see the header), so the expectation can also learn that the agent answers sooner.
+    const booted = guest.listedAt + Math.max(0, this.expectedBootS() - this.probeS() - guest.uptime) * 1000;
     return Math.max(guest.nextTryAt, booted);
   }
 
@@ -108,6 +122,11 @@ export class GuestRuntime {
     return sorted[Math.floor((sorted.length - 1) / 2)]!;
   }
 
+  /** How far before a learned boot the first ask goes: one near-boot step; none without a learned boot. */
+  private probeS(): number {
+    return this.boots.length > 0 ? (this.retry.nearBootMs ?? this.retry.baseMs) / 1000 : 0;
+  }
+
   /** The agent's answer: an address, or none yet (agent not up, no routable address, a failed read). */
   recordAddress(vmid: number, address: string | undefined, nowMs: number): void {
     const guest = this.guests.get(vmid);
@@ -115,7 +134,7 @@ export class GuestRuntime {
     const uptime = guest.uptime + Math.max(0, nowMs - guest.listedAt) / 1000;
     if (address) {
       // Listed before its agent could answer: the boot was watched, so this uptime is when such a guest answers.
-      if (guest.address === undefined && guest.firstUptime < this.expectedBootS()) this.learnBoot(uptime);
+      if (guest.address === undefined && guest.firstUptime < this.expectedBootS()) this.learnBoot(this.bootOf(guest, uptime));
       guest.address = address;
       guest.attempts = 0;
       this.addressed.add(vmid);
@@ -126,6 +145,7 @@ export class GuestRuntime {
     const expected = this.expectedBootS();
     const booting = uptime < expected + BOOT_GRACE_S;
     const nearBoot = this.boots.length > 0 && uptime < expected + NEAR_BOOT_S;
+    guest.missUptime = uptime;
     if (!booting) guest.attempts++;
     guest.nextTryAt =
       nowMs +
@@ -134,6 +154,18 @@ export class GuestRuntime {
         : booting
           ? this.retry.baseMs
           : Math.min(this.retry.maxMs, this.retry.baseMs * 2 ** (guest.attempts - 1)));
+  }
+
+  /**
+   * When the agent of a watched boot could first answer, from the uptime its address came at: the middle between that
+   * and a miss at most MISS_BOUND_S before it; a step earlier when it answered a probe before the learned boot (it may
+   * answer earlier still: the next probe tells); else the uptime of the answer.
+   */
+  private bootOf(guest: Guest, hitS: number): number {
+    if (guest.missUptime !== undefined && hitS - guest.missUptime <= MISS_BOUND_S) return (guest.missUptime + hitS) / 2;
+    const expected = this.expectedBootS();
+    if (this.boots.length > 0 && hitS < expected) return Math.max(0, hitS - this.probeS());
+    return hitS;
   }
 
   private learnBoot(uptimeS: number): void {

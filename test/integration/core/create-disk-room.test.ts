@@ -4,7 +4,10 @@
  * lands on has room for the whole new size (issue 22's rule for reconfigure,
  * here for create): refused in words, with nothing cloned, uploaded or
  * left behind; a machine type that keeps the template's disk sends no
- * storage read at all.
+ * storage read at all. Issue 21: one read serves the creates that follow on
+ * that storage, each counting the growth of those before it; a create the
+ * shared read has no room left for reads the storage again, and only that
+ * read may refuse.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isProviderError } from '../../../main/core';
@@ -55,5 +58,34 @@ describe('create: room for the disk it grows', () => {
     const since = env.sim.requests.records.length;
     await env.provider.create(request('proxy-room-small', 'small'));
     expect(env.sim.requests.records.slice(since).map((r) => r.route)).not.toContain('/nodes/{node}/storage/{storage}/status');
+  });
+});
+
+describe('create: one storage read for the creates that follow (issue 21)', () => {
+  let own: SimProvider;
+  beforeAll(async () => {
+    own = await simProvider({ timeScale: 0.001, agentDelayMs: 0 });
+  });
+  afterAll(async () => own?.close());
+  const statusReads = (since: number) =>
+    own.sim.requests.records.slice(since).filter((r) => r.route === '/nodes/{node}/storage/{storage}/status').length;
+
+  it('counts the growth of the creates before it against the shared read, and reads again when it is used up', async () => {
+    const pool = own.sim.state.node('pv1-1')!.storages.get('local-lvm')!;
+    pool.totalBytes = 100 * GIB;
+    // 9 GiB free: room for one 8 GiB disk grown from 3 GiB (5 GiB), not for two by one read.
+    pool.usedBytes = 91 * GIB;
+    let since = own.sim.requests.records.length;
+    await own.provider.create(request('proxy-share-a', 'big'));
+    await own.provider.create(request('proxy-share-b', 'big'));
+    expect(statusReads(since)).toBe(2);
+    // Room for many: the second create of the pair is served by the first one's read.
+    pool.usedBytes = 20 * GIB;
+    await own.provider.create(request('proxy-share-c', 'big'));
+    since = own.sim.requests.records.length;
+    await own.provider.create(request('proxy-share-d', 'big'));
+    expect(statusReads(since)).toBe(0);
+    for (const name of ['proxy-share-a', 'proxy-share-b', 'proxy-share-c', 'proxy-share-d'])
+      expect(String(own.sim.state.vms.values().find((vm) => vm.config.name === name)?.config.scsi0)).toContain('size=8G');
   });
 });

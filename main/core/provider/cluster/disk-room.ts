@@ -12,10 +12,34 @@
  * (cloud-init growpart, resizefs) and a proxy's logs and cache fill it, and
  * a full thin pool stops every VM on it with I/O errors. So Egress Desk
  * assumes the guest will use what it is given, and says so when it refuses.
+ *
+ * Issue 21: a create's read of the storage serves the creates that follow on
+ * that storage for ROOM_READ_REUSE_MS, each counting the growth of those
+ * checked against the same read before it (so a bulk is checked as a whole,
+ * stricter than a read per create, which saw none of the others' growth on a
+ * thin pool). A refusal is only ever made on a read of its own, so what it
+ * says is what the storage has now. In a bulk of 20 the later creates of a
+ * node (those that waited for a node slot) each sent one more read, at the
+ * pace's 'read' class behind the other creates' writes, just before their clone.
  */
+import type { PveApi } from '../../pve/api';
+import type { StorageStatus } from '../../pve/schemas';
 import type { CoreContext, VmConfig } from '../calls/context';
 import { bootDisk, diskBytes } from '../rules/boot-disk';
 import { ProviderError } from '../rules/errors';
+import { readRecent, readsPer } from './recent-read';
+
+/** How long one read of a storage's status serves the creates that follow (with their growth counted). */
+export const ROOM_READ_REUSE_MS = 30_000;
+
+/** A storage's status as read once, and the growth the creates checked against it have claimed since. */
+interface RoomRead {
+  status: StorageStatus;
+  claimed: number;
+}
+
+/** Per Proxmox client, `<node>/<storage>` → the last read of that storage's status for a create. */
+const roomReadsOf = readsPer<PveApi, RoomRead>();
 
 const GIB = 2 ** 30;
 const gib = (bytes: number) => `${(bytes / GIB).toFixed(1)} GiB`;
@@ -89,7 +113,41 @@ export async function checkNewDiskRoom(
         keep: "choose a machine type that keeps the template's disk size",
       },
       signal,
+      true,
     );
+}
+
+/** Whether `growth` more bytes fit in what the status says is free. */
+function fits(status: StorageStatus, growth: number): boolean {
+  return status.active !== false && status.avail !== undefined && growth <= status.avail;
+}
+
+/**
+ * The create's storage read: a recent one (ROOM_READ_REUSE_MS, or one on the wire) with room left after the growth
+ * claimed against it, claimed then; else a read of its own, which is kept for the next creates and decides.
+ */
+async function roomForCreate(
+  ctx: CoreContext,
+  on: { node: string; storage: string },
+  growth: number,
+  signal?: AbortSignal,
+): Promise<StorageStatus> {
+  const reads = roomReadsOf(ctx.api);
+  const key = `${on.node}/${on.storage}`;
+  let own = false;
+  const read = async (): Promise<RoomRead> => {
+    own = true;
+    return { status: await ctx.api.storageStatus(on.node, on.storage, { signal }), claimed: 0 };
+  };
+  let room = await readRecent(reads, key, { now: ctx.now().getTime(), maxAgeMs: ROOM_READ_REUSE_MS, signal, read });
+  if (!own && !fits(room.status, room.claimed + growth)) {
+    // Not enough by the shared read: the storage is read again, and that read alone may refuse.
+    reads.delete(key);
+    room = await readRecent(reads, key, { now: ctx.now().getTime(), maxAgeMs: ROOM_READ_REUSE_MS, signal, read });
+  }
+  if (fits(room.status, room.claimed + growth)) room.claimed += growth;
+  else if (room.claimed > 0) return { ...room.status, avail: Math.max(0, (room.status.avail ?? 0) - room.claimed) };
+  return room.status;
 }
 
 async function checkRoom(
@@ -97,12 +155,14 @@ async function checkRoom(
   on: { node: string; storage: string },
   grow: { today: number; shown?: number; sizeGiB: number; what: string; choose?: string; keep?: string },
   signal?: AbortSignal,
+  /** A create's check: a recent read serves it, with the growth of the creates before it counted (roomForCreate). */
+  forCreate = false,
 ): Promise<void> {
   const { node, storage } = on;
   const { today, sizeGiB, what } = grow;
   const growth = sizeGiB * GIB - today;
   if (growth <= 0) return;
-  const status = await ctx.api.storageStatus(node, storage, { signal });
+  const status = forCreate ? await roomForCreate(ctx, on, growth, signal) : await ctx.api.storageStatus(node, storage, { signal });
   const where = `storage ${storage} on ${node}`;
   const refuse = (message: string, hint: string) => new ProviderError('permanent', message, undefined, undefined, hint, DISK_ROOM_CODE);
   if (status.active === false)
