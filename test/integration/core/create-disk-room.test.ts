@@ -86,6 +86,6 @@ describe('create: one storage read for the creates that follow (issue 21)', () =
     await own.provider.create(request('proxy-share-d', 'big'));
     expect(statusReads(since)).toBe(0);
     for (const name of ['proxy-share-a', 'proxy-share-b', 'proxy-share-c', 'proxy-share-d'])
-      expect(String(own.sim.state.vms.values().find((vm) => vm.config.name === name)?.config.scsi0)).toContain('size=8G');
+      expect(String([...own.sim.state.vms.values()].find((vm) => vm.config.name === name)?.config.scsi0)).toContain('size=8G');
   });
 });
