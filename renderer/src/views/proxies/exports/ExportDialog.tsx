@@ -7,13 +7,12 @@
  * it (main's save dialog, or a download in browser mode). Host patterns are
  * checked with the contract's own rule as they are typed, before any request.
  */
-import { useEffect, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import {
   ExportFormat,
   HostPattern,
   exportFormatLabel,
   type ExportInput,
-  type ExportResult,
   type RoutingOptions,
 } from '../../../../../shared/channels/exports';
 import type { AppErrorValue } from '../../../../../shared/errors';
@@ -21,6 +20,7 @@ import { CopyButton } from '../../../components/common/CopyButton';
 import { Dialog } from '../../../components/common/Dialog';
 import { ErrorNotice } from '../../../components/common/ErrorNotice';
 import { Field } from '../../../components/common/Field';
+import { useDebouncedAnswer } from '../../../components/common/debounced-answer';
 import { useConnection } from '../../../stores/connection';
 import { useInventory } from '../../../stores/inventory';
 import type { ProxyRow } from '../rows';
@@ -60,7 +60,6 @@ export function ExportDialog({ rows }: { rows: ProxyRow[] }) {
   const [chain, setChain] = useState<'round_robin' | 'strict'>('round_robin');
   const [includeCredentials, setIncludeCredentials] = useState(false);
   const [asking, setAsking] = useState(false);
-  const [answer, setAnswer] = useState<{ result?: ExportResult; error?: AppErrorValue }>();
   const [saved, setSaved] = useState<{ text?: string; error?: AppErrorValue }>();
 
   const { hosts, problem } = readPatterns(patterns);
@@ -75,25 +74,10 @@ export function ExportDialog({ rows }: { rows: ProxyRow[] }) {
           format,
           options: { includeCredentials: includeCredentials && acknowledged, routing: { hosts, fallback }, chain },
         };
-  const inputKey = input ? JSON.stringify(input) : '';
-
   // The preview follows every choice, a moment after the last keystroke.
-  useEffect(() => {
-    if (!input) return;
-    let current = true;
-    const timer = setTimeout(() => {
-      void requestExport(input).then((a) => {
-        if (current) setAnswer(a.ok ? { result: a.value } : { error: a.error });
-      });
-    }, 150);
-    return () => {
-      current = false;
-      clearTimeout(timer);
-    };
-    // inputKey stands for input (a new object every render).
-  }, [inputKey]);
+  const answer = useDebouncedAnswer(input, requestExport);
 
-  const result = input ? answer?.result : undefined;
+  const result = input ? answer?.value : undefined;
   const save = async () => {
     if (!input || !result) return;
     if (browserMode) {

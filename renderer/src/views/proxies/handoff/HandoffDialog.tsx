@@ -6,12 +6,13 @@
  * saved, empties each proxy's mark's uid (one task each, handoff.release);
  * Undo takes back the selected proxies that were handed off (handoff.undo).
  */
-import { useEffect, useState } from 'react';
-import type { HandoffInput, HandoffPreview } from '../../../../../shared/channels/handoff';
+import { useState } from 'react';
+import type { HandoffInput } from '../../../../../shared/channels/handoff';
 import type { AppErrorValue } from '../../../../../shared/errors';
 import { Dialog } from '../../../components/common/Dialog';
 import { ErrorNotice } from '../../../components/common/ErrorNotice';
 import { Field } from '../../../components/common/Field';
+import { useDebouncedAnswer } from '../../../components/common/debounced-answer';
 import type { ProxyRow } from '../rows';
 import { CredentialsConsent, useCredentialsAcknowledged } from '../exports/CredentialsConsent';
 import { providerSlug, requestHandoffPreview, requestHandoffSave, requestRelease, requestUndo, useHandoffDialog } from './handoff-store';
@@ -27,7 +28,6 @@ export function HandoffDialog({ rows }: { rows: ProxyRow[] }) {
   const [provider, setProvider] = useState(providerSlug(rows[0]?.clusterName ?? ''));
   const [includeCredentials, setIncludeCredentials] = useState(false);
   const [asking, setAsking] = useState(false);
-  const [preview, setPreview] = useState<{ value?: HandoffPreview; error?: AppErrorValue }>();
   const [status, setStatus] = useState<{ text?: string; error?: AppErrorValue }>();
   const [confirmed, setConfirmed] = useState(false);
   const handed = rows.filter((r) => r.handedOff);
@@ -37,22 +37,7 @@ export function HandoffDialog({ rows }: { rows: ProxyRow[] }) {
     clusterIds.length === 1 && toHand.length > 0 && !providerProblem
       ? { clusterId, vmids: toHand.map((r) => r.vmid), providerName: provider, includeCredentials: includeCredentials && acknowledged }
       : undefined;
-  const inputKey = input ? JSON.stringify(input) : '';
-
-  useEffect(() => {
-    if (!input) return;
-    let current = true;
-    const timer = setTimeout(() => {
-      void requestHandoffPreview(input).then((a) => {
-        if (current) setPreview(a.ok ? { value: a.value } : { error: a.error });
-      });
-    }, 150);
-    return () => {
-      current = false;
-      clearTimeout(timer);
-    };
-    // inputKey stands for input (a new object every render).
-  }, [inputKey]);
+  const preview = useDebouncedAnswer(input, requestHandoffPreview);
 
   const ready = input && preview?.value && preview.value.refusals.length === 0 ? preview.value : undefined;
   const targets = (list: ProxyRow[]) => ({ clusterId, targets: list.map((r) => ({ vmid: r.vmid, name: r.name ?? '' })) });
