@@ -47,7 +47,7 @@ export {
   type VmConsole,
 } from './provider/operations/console';
 export { notesOf, setNotes, NOTES_CODES, type NotesChange, type VmNotes } from './provider/operations/notes';
-export { setMarkUid, withMarkUid, MARK_UID_CODES, type MarkUidChange, type MarkUidResult } from './provider/operations/mark-uid';
+export { setMarkUid, withMarkUid, MARK_UID_CODES, type MarkUidChange, type MarkUidResult, type SeedStamp } from './provider/operations/mark-uid';
 export { MAX_DESCRIPTION, tagProblem } from './provider/rules/notes';
 export {
   HISTORY_LIMIT,

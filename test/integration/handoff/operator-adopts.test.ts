@@ -12,6 +12,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { MARK_UID_CODES, type SeedStamp } from '../../../main/core';
 import { minimalCluster, proxyVm } from '../../../main/simulator';
 import { buildHandoffBundle, type HandoffProfile, type HandoffProxy } from '../../../shared/domain/operator-bundle';
 import { OperatorProviderEntry, OperatorProxy } from '../../../shared/domain/operator-schemas';
@@ -19,6 +20,7 @@ import { startSimCluster, type SimCluster } from '../../support/sim-cluster';
 import { isoUpload, pve, waitTask } from '../simulator/raw';
 
 let h: SimCluster;
+let released = new Map<string, SeedStamp | undefined>();
 const squid = '#cloud-config\npackages:\n  - squid\n';
 
 beforeAll(async () => {
@@ -28,6 +30,7 @@ beforeAll(async () => {
     proxyVm(150002, 'proxy-b', 'app-uid-b', 'running'),
     proxyVm(150003, 'proxy-c', 'app-uid-c', 'stopped'),
   );
+  dataset.nodes[0]!.isos = { ...dataset.nodes[0]!.isos, 'proxy-seeds': ['proxy-a-seed.iso', 'proxy-b-seed.iso', 'proxy-c-seed.iso'] };
   h = await startSimCluster({ dataset, tokenName: 'operator', agentDelayMs: 0 });
 });
 afterAll(async () => h?.close());
@@ -150,9 +153,14 @@ describe('the operator takes the hand-off bundle', () => {
     const cfg = OperatorProviderEntry.parse((parse(files.get('providers-config-entry.yaml')!) as unknown[])[0]);
     const proxies = ['proxy-a', 'proxy-b', 'proxy-c'].map((n) => OperatorProxy.parse(parse(files.get(`proxies/${n}.yaml`)!)));
 
-    // The user releases two of them.
-    for (const [vmid, name, uid] of [[150001, 'proxy-a', 'app-uid-a'], [150002, 'proxy-b', 'app-uid-b']] as const)
-      expect(await h.cluster.provider.setMarkUid(`vms/${vmid}/${name}`, { from: uid, to: '' })).toMatchObject({ written: true });
+    // The user releases two of them; each release answers its seed as listed.
+    const seeds = new Map<string, SeedStamp | undefined>();
+    for (const [vmid, name, uid] of [[150001, 'proxy-a', 'app-uid-a'], [150002, 'proxy-b', 'app-uid-b']] as const) {
+      const r = await h.cluster.provider.setMarkUid(`vms/${vmid}/${name}`, { from: uid, to: '', seedOn: 'proxy-seeds' });
+      expect(r).toMatchObject({ written: true, seed: { volid: `proxy-seeds:iso/${name}-seed.iso` } });
+      seeds.set(name, r.seed);
+    }
+    released = seeds;
     expect(String(h.sim.state.vms.get(150001)!.config.description)).toBe('proxy-operator-managed=true\nproxy-operator-uid=\nproxy-operator-created-at=2026-09-23T07:00:00Z');
 
     const vmsBefore = [...h.sim.state.vms.keys()].sort();
@@ -174,10 +182,16 @@ describe('the operator takes the hand-off bundle', () => {
     expect(a.status).toBe('running');
     // What the spec says of the mark after an adoption: Create does not rewrite the description, so the uid stays empty.
     expect(mark(String(h.sim.state.vms.get(150001)!.config.description)).uid).toBe('');
+    // So the app tells the adoption by the seed: an undo of the stopped one, given its release's seed, is refused.
+    const undo = await h.cluster.provider.setMarkUid('vms/150001/proxy-a', { from: '', to: 'app-uid-a', releasedSeed: seeds.get('proxy-a') }).catch((e: unknown) => e);
+    expect(undo).toMatchObject({ kind: 'permanent', code: MARK_UID_CODES.adopted });
+    expect((undo as Error).message).toMatch(/proxy-a \(VM 150001\)'s seed was written again at .*, after its release at .*: the Kubernetes operator has adopted it/);
+    expect(mark(String(h.sim.state.vms.get(150001)!.config.description)).uid).toBe('');
   });
 
   it('an undo while the uid is still empty writes the app’s UID back; a mark that changed meanwhile is not touched', async () => {
-    await h.cluster.provider.setMarkUid('vms/150002/proxy-b', { from: '', to: 'app-uid-b' });
+    // The running one was adopted without a write (entry 10, step 3): nothing on Proxmox tells it, so its undo goes through.
+    await h.cluster.provider.setMarkUid('vms/150002/proxy-b', { from: '', to: 'app-uid-b', releasedSeed: released.get('proxy-b') });
     expect(mark(String(h.sim.state.vms.get(150002)!.config.description)).uid).toBe('app-uid-b');
     // Resumed (the write already done): nothing is written.
     expect(await h.cluster.provider.setMarkUid('vms/150002/proxy-b', { from: '', to: 'app-uid-b' })).toMatchObject({ written: false });

@@ -7,6 +7,7 @@ import { ProxyNetwork } from '../../../../shared/domain/proxy-network';
 import { z } from 'zod';
 import { bulkParentKinds, SeedRef, TaskView } from '../../../../shared/channels/tasks';
 import { BuildRequestRecord, BuildResumeRecord } from '../../../../shared/channels/templates';
+import { SeedStamp } from './proxy-records';
 import type { TaskRecord } from './task-record';
 
 /** The protocol and port the task's user-data makes the proxy listen on (shared/domain/proxy-endpoint.ts). */
@@ -73,6 +74,7 @@ const TaskInputSchema = z.discriminatedUnion('kind', [
     name: z.string(),
     uid: z.string(),
     seedOn: z.string().optional(),
+    releasedSeed: SeedStamp.optional(),
   }),
   z.object({
     kind: z.enum(['start-proxy', 'shutdown-proxy', 'stop-proxy', 'reboot-proxy']),

@@ -31,6 +31,10 @@ import { ProxyNetwork } from '../../../../shared/domain/proxy-network';
 
 export const PROXY_RECORDS_FILE = 'proxy-records.json';
 
+/** A seed volume as its storage listed it (the core's SeedStamp). */
+export const SeedStamp = z.object({ volid: z.string(), size: z.number(), ctime: z.number().int().optional() }).strict();
+export type SeedStamp = z.infer<typeof SeedStamp>;
+
 const ProxyRecord = z
   .object({
     template: z.string().optional(),
@@ -48,8 +52,11 @@ const ProxyRecord = z
       .optional(),
     /** Issue 24: the network it was made with; a static address is written into every seed the app rebuilds. */
     network: ProxyNetwork.optional(),
-    /** Issue 26: released for the Kubernetes operator's adoption (the mark's uid emptied) on this VM; undo writes this UID back. */
-    released: z.object({ vmid: z.number().int(), name: z.string() }).strict().optional(),
+    /**
+     * Issue 26: released for the Kubernetes operator's adoption (the mark's uid emptied) on this VM; undo writes this
+     * UID back while the seed is still the one listed at the release (the operator's adoption uploads it again).
+     */
+    released: z.object({ vmid: z.number().int(), name: z.string(), seed: SeedStamp.optional(), adopted: z.boolean().optional() }).strict().optional(),
   })
   .strict();
 export type ProxyRecord = z.infer<typeof ProxyRecord>;
@@ -180,16 +187,29 @@ export class ProxyRecords {
 
   /** Issue 26: the app's UID of the proxy it released on this VM (its mark's uid is empty now), or undefined. */
   releasedAs(clusterId: string, vmid: number, name: string): string | undefined {
+    return this.releaseOf(clusterId, vmid, name)?.uid;
+  }
+
+  /** Issue 26: the app's UID of the proxy it released on this VM, and its seed as the release listed it. */
+  releaseOf(clusterId: string, vmid: number, name: string): { uid: string; seed?: SeedStamp | undefined; adopted: boolean } | undefined {
     for (const [key, r] of this.proxies)
-      if (key.startsWith(`${clusterId}/`) && r.released?.vmid === vmid && r.released.name === name) return key.slice(clusterId.length + 1);
+      if (key.startsWith(`${clusterId}/`) && r.released?.vmid === vmid && r.released.name === name)
+        return { uid: key.slice(clusterId.length + 1), seed: r.released.seed, adopted: r.released.adopted === true };
     return undefined;
   }
 
+  /** Issue 26: an undo found the operator's seed on the released VM: it is the operator's, and stays released. */
+  noteAdopted(clusterId: string, uid: string): void {
+    this.change(clusterId, uid, (r) => (r.released ? { ...r, released: { ...r.released, adopted: true } } : r));
+  }
+
   /** Issue 26: a release ended (`vm`) or its undo did (undefined). Throws when it cannot be kept. */
-  noteReleased(clusterId: string, uid: string, vm: { vmid: number; name: string } | undefined): void {
+  noteReleased(clusterId: string, uid: string, vm: { vmid: number; name: string; seed?: SeedStamp | undefined } | undefined): void {
     this.change(clusterId, uid, (r) => {
       const { released: _, ...rest } = r;
-      return vm ? { ...rest, released: vm } : rest;
+      if (!vm) return rest;
+      const { seed, ...at } = vm;
+      return { ...rest, released: seed ? { ...at, seed } : at };
     });
   }
 

@@ -3,6 +3,7 @@
  * the view the renderer sees plus the request needed to run it again. The
  * cloud-init text is kept only sealed (sealer.ts), never as clear text.
  */
+import type { SeedStamp } from './proxy-records';
 import type { bulkParentKinds, SeedRef, TaskView } from '../../../../shared/channels/tasks';
 import type { BuildRequestRecord, BuildResumeRecord } from '../../../../shared/channels/templates';
 import type { ProxyEndpoint } from '../../../../shared/domain/proxy-endpoint';
@@ -128,6 +129,8 @@ export interface MarkProxyInput extends OneVm {
   kind: 'release-proxy' | 'reclaim-proxy';
   /** A release: the seed storage whose `<name>-seed.iso` must be on the VM. */
   seedOn?: string | undefined;
+  /** An undo: the seed as its release listed it; one written again since means the operator adopted the VM. */
+  releasedSeed?: SeedStamp | undefined;
 }
 export const isMarkInput = (input: TaskInput): input is MarkProxyInput => input.kind === 'release-proxy' || input.kind === 'reclaim-proxy';
 export const isPowerInput = (input: TaskInput): input is PowerProxyInput => (powerKinds as readonly string[]).includes(input.kind);

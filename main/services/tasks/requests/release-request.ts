@@ -5,7 +5,9 @@
  * does not keep (the operator's Proxy must carry it), and one a task of the
  * app is working on; its seed is checked by the core right before the write.
  * An Undo takes only a VM this app released (its record names the VM), and
- * the core writes the UID back only while the mark's uid is still empty.
+ * the core writes the UID back only while the mark's uid is still empty and
+ * the seed is the one the release listed (the operator's adoption of a
+ * stopped VM uploads it again: core/provider/operations/mark-uid.ts).
  */
 import type { HandoffTargets } from '../../../../shared/channels/handoff';
 import { AppError } from '../../../errors/app-error';
@@ -54,17 +56,18 @@ export function releaseRequests(parts: ManagerParts, records: ProxyRecords) {
     once(input);
     const refusals: string[] = [];
     const found = input.targets.map((t) => {
-      const uid = records.releasedAs(cluster.id, t.vmid, t.name);
-      if (!uid) refusals.push(`${t.name} (VM ${t.vmid}): Egress Desk did not release it`);
+      const released = records.releaseOf(cluster.id, t.vmid, t.name);
+      if (!released) refusals.push(`${t.name} (VM ${t.vmid}): Egress Desk did not release it`);
+      else if (released.adopted) refusals.push(`${t.name} (VM ${t.vmid}): the Kubernetes operator has adopted it (its seed was uploaded again after the release)`);
       const busy = busyWords(cluster.id, t.name);
       if (busy) refusals.push(`${t.name} (VM ${t.vmid}): ${busy}`);
-      return { ...t, uid: uid ?? '' };
+      return { ...t, uid: released?.uid ?? '', seed: released?.seed };
     });
     if (refusals.length > 0)
       throw new AppError('invalid-input', `Undo release does not apply: ${refusals.join('; ')}. Nothing was taken back.`, 'Refresh the inventory and pick the proxies again.', 'targets');
     return submit(
       found.map((t) => {
-        const record: MarkProxyInput = { kind: 'reclaim-proxy', clusterId: cluster.id, vmid: t.vmid, name: t.name, uid: t.uid };
+        const record: MarkProxyInput = { kind: 'reclaim-proxy', clusterId: cluster.id, vmid: t.vmid, name: t.name, uid: t.uid, ...(t.seed ? { releasedSeed: t.seed } : {}) };
         return parts.newRecord('reclaim-proxy', cluster.id, t.name, record, { vmid: t.vmid });
       }),
     );

@@ -56,6 +56,26 @@ describe('release for adoption', () => {
     expect(env.manager.releasedAs('sim', vmid, 'hand-a')).toBeUndefined();
   });
 
+  it('an Undo after the operator adopted the proxy (its seed uploaded again) is refused in words, the mark left empty, and not offered again', async () => {
+    env = await demo();
+    const vmid = await madeHere(env, 'hand-c', USER_DATA);
+    const done = await env.manager.wait((await env.manager.release({ clusterId: 'sim', targets: [{ vmid, name: 'hand-c' }] })).taskIds[0]!);
+    expect(done.state, done.message).toBe('succeeded');
+    // The operator's create re-runs its seed step on a stopped VM it adopts (spec entry 10, step 5): another upload.
+    const vm = env.t.sim.state.vm(vmid)!;
+    env.t.sim.state.putIso(vm.node, SEED_STORAGE, 'hand-c-seed.iso', new Uint8Array(4096).fill(7));
+    const undo = await env.manager.wait(env.manager.reclaim({ clusterId: 'sim', targets: [{ vmid, name: 'hand-c' }] }).taskIds[0]!);
+    expect(undo.state).toBe('failed');
+    expect(undo.error?.kind).toBe('permanent');
+    expect(undo.error?.message).toMatch(/hand-c \(VM \d+\)'s seed was written again.*after its release.*the Kubernetes operator has adopted it/);
+    expect(markOf(env, vmid).uid).toBe('');
+    // Kept: the next Undo is refused before any task, and the proxy stays released.
+    const count = env.manager.list().length;
+    expect(() => env!.manager.reclaim({ clusterId: 'sim', targets: [{ vmid, name: 'hand-c' }] })).toThrow(/the Kubernetes operator has adopted it/);
+    expect(env.manager.list().length).toBe(count);
+    expect(env.manager.releasedAs('sim', vmid, 'hand-c')).toBeDefined();
+  });
+
   it('refuses, before any task, a proxy the app did not make, an Undo it did not release, and a release without a seed fails with the mark kept', async () => {
     env = await demo();
     const theirs = [...env.t.sim.state.vms.values()].find((v) => parseMark(String(v.config.description)).managed && v.config.name);

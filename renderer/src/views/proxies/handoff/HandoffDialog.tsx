@@ -86,6 +86,12 @@ export function HandoffDialog({ rows }: { rows: ProxyRow[] }) {
         The Kubernetes operator adopts a VM named like its Proxy whose mark has no UID. Save the bundle, release the proxies here, then
         apply the bundle in the cluster (its README says how). Nothing is recreated.
       </p>
+      {handed.length > 0 && (
+        <p className="muted">
+          Undo is refused once the operator has adopted a stopped proxy (it uploads the seed again). A running proxy it adopts shows no
+          change on Proxmox: undo only if its Proxy was not applied, or the operator’s next reconcile fails on the UID written back.
+        </p>
+      )}
       <div className="handoff-form">
         <Field label="Provider name" problem={providerProblem} help="The providers-config entry every Proxy names.">
           <input data-autofocus value={provider} onChange={(e) => setProvider(e.target.value)} spellCheck={false} />
