@@ -19,7 +19,10 @@ export interface CrashOrder {
     | { kind: 'delete'; id: string }
     | { kind: 'day-two'; request: DayTwoRequest }
     /** Issue 24: a credentials rotate; the credential store's file in `dataDir` (shared with the parent). */
-    | { kind: 'rotate'; vmid: number; name: string; dataDir: string };
+    | { kind: 'rotate'; vmid: number; name: string; dataDir: string }
+    /** Issue 26: a release for the operator's adoption, or its undo, of a proxy the parent made here. */
+    | { kind: 'release'; vmid: number; name: string }
+    | { kind: 'reclaim'; vmid: number; name: string };
 }
 
 /** Issue 16: the day-two request the child starts (the operator warning is acknowledged: the parent planted the VM). */
@@ -43,6 +46,10 @@ function start(a: CrashOrder['action']): Promise<unknown> {
   // The parent planted the VM (not made by this app): the operator warning is acknowledged.
   if (a.kind === 'delete') return manager.deleteProxies('sim', [a.id], true);
   if (a.kind === 'rotate') return manager.rotateCredentials({ clusterId: 'sim', vmid: a.vmid, name: a.name });
+  if (a.kind === 'release' || a.kind === 'reclaim') {
+    const targets = { clusterId: 'sim', targets: [{ vmid: a.vmid, name: a.name }] };
+    return a.kind === 'release' ? manager.release(targets) : Promise.resolve(manager.reclaim(targets));
+  }
   const r = a.request;
   if (r.op === 'power') return manager.power(r.input);
   if (r.op === 'migrate') return manager.migrate(r.input);

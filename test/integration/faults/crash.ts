@@ -36,22 +36,29 @@ export const stepRequest: Record<string, RequestMatch> = {
   'replace-seed': { method: 'POST', route: '/nodes/{node}/storage/{storage}/upload' },
   // Issue 24: a rotate's check sends nothing to Proxmox; the child's check never answers, this holds nothing it sends.
   'check with the new credentials': { method: 'GET', route: '/version' },
+  // Issue 26: a release's or an undo's one write.
+  'rewrite the mark': { method: 'PUT', route: '/nodes/{node}/qemu/{vmid}/config' },
 };
 
 const HOLD_MS = 400;
 const child = join(import.meta.dirname, 'crash-child.ts');
 
-function stepRunning(dir: string, step: string): boolean {
+/** Whether a task (of `kind`, when given: an earlier task in the journal may have run a step of that name) runs `step`. */
+function stepRunning(dir: string, step: string, kind?: string): boolean {
   const path = join(dir, JOURNAL_FILE);
   if (!existsSync(path)) return false;
   // Only complete lines: the child may be writing the last one while we read (the journal's reader does the same).
   const lines = readFileSync(path, 'utf8').split('\n').slice(0, -1).filter(Boolean);
-  return lines.some((line) =>
-    (JSON.parse(line) as { steps?: { name: string; state: string }[] }).steps?.some((s) => s.name === step && s.state === 'running'),
-  );
+  // A line is a task's whole record or a change to it by id: the kind is on the first.
+  const ofKind = new Set<string>();
+  return lines.some((line) => {
+    const record = JSON.parse(line) as { id?: string; kind?: string; steps?: { name: string; state: string }[] };
+    if (record.kind === kind && record.id) ofKind.add(record.id);
+    return (kind === undefined || ofKind.has(record.id ?? '')) && record.steps?.some((s) => s.name === step && s.state === 'running');
+  });
 }
 
-export async function killAtStep(env: Env, step: string, action: CrashOrder['action']): Promise<void> {
+export async function killAtStep(env: Env, step: string, action: CrashOrder['action'], taskKind?: string): Promise<void> {
   const { sim } = env.t;
   const undo = sim.faults.inject(stepRequest[step]!, { kind: 'delay', ms: HOLD_MS });
   const token = sim.tokens.admin!;
@@ -64,7 +71,7 @@ export async function killAtStep(env: Env, step: string, action: CrashOrder['act
   let stderr = '';
   proc.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
   const deadline = Date.now() + 25_000;
-  while (!stepRunning(env.dir, step)) {
+  while (!stepRunning(env.dir, step, taskKind)) {
     if (Date.now() > deadline || proc.exitCode !== null) {
       proc.kill('SIGKILL');
       throw new Error(`the host never reached the ${step} step: ${stderr}`);
