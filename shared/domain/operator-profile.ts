@@ -44,7 +44,9 @@ function notesOf(entry: OperatorProviderEntry): string[] {
   const c = entry.proxmox;
   const notes = [`tokenFile ${c.tokenFile} is a path inside the operator’s pod and is not read. ${TOKEN_NOTE}`];
   if (c.caFile !== undefined)
-    notes.push(`caFile ${c.caFile} is a path inside the operator’s pod and is not read: choose the CA (or pin the certificate) at the wizard’s trust step.`);
+    notes.push(
+      `caFile ${c.caFile} is a path inside the operator’s pod and is not read: choose the CA (or pin the certificate) at the wizard’s trust step.`,
+    );
   if (c.insecureSkipTLSVerify === true)
     notes.push('insecureSkipTLSVerify: true is not carried over: the wizard’s trust step checks the certificate and asks how to trust it.');
   return notes;
@@ -116,4 +118,48 @@ export function sameServerUrl(a: string, b: string): boolean {
 /** The saved profile that already talks to this server, if any: offered instead of a duplicate. */
 export function profileWithUrl<P extends { url: string }>(url: string, saved: readonly P[]): P | undefined {
   return saved.find((p) => sameServerUrl(p.url, url));
+}
+
+/** What the connect wizard found on the cluster it reached (the doctor's discovery, reduced to names). */
+export interface FoundOnCluster {
+  nodes: readonly string[];
+  isoStorages: readonly string[];
+  bridges: readonly string[];
+  /** The VMIDs of the templates the app can clone (suitable ones). */
+  templates: readonly number[];
+}
+
+/** The draft's choices the wizard's last page opens with, kept to what the cluster has; what it lacks, in words. */
+export interface FittedDraft {
+  nodes: string[];
+  isoStorage?: string | undefined;
+  bridge?: string | undefined;
+  templates: Record<string, { vmid: number }>;
+  notes: string[];
+}
+
+/**
+ * The entry's nodes, seed storage, bridge and templates, as far as the cluster the wizard reached has them:
+ * a node, storage, bridge or template the cluster lacks is left out and said, never saved unseen.
+ */
+export function fitDraftToCluster(draft: ProfileDraft, found: FoundOnCluster): FittedDraft {
+  const notes: string[] = [];
+  const nodes = draft.nodes.filter((n) => found.nodes.includes(n));
+  const missingNodes = draft.nodes.filter((n) => !found.nodes.includes(n));
+  if (missingNodes.length > 0)
+    notes.push(
+      `nodes: ${missingNodes.join(', ')} from the entry ${missingNodes.length === 1 ? 'is' : 'are'} not in this cluster, so left out.`,
+    );
+  const isoStorage = found.isoStorages.includes(draft.isoStorage) ? draft.isoStorage : undefined;
+  if (isoStorage === undefined)
+    notes.push(`isoStorage: ${draft.isoStorage} from the entry holds no ISO content here (or is not there): choose the seed storage.`);
+  const bridge = draft.bridge === undefined || found.bridges.includes(draft.bridge) ? draft.bridge : undefined;
+  if (draft.bridge !== undefined && bridge === undefined)
+    notes.push(`bridge: ${draft.bridge} from the entry is on no node here: choose a bridge.`);
+  const templates: Record<string, { vmid: number }> = {};
+  for (const [key, t] of Object.entries(draft.templates)) {
+    if (found.templates.includes(t.vmid)) templates[key] = { vmid: t.vmid };
+    else notes.push(`templates.${key}: VMID ${t.vmid} is not a template the app can clone here, so left out.`);
+  }
+  return { nodes, isoStorage, bridge, templates, notes };
 }

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { buildHandoffBundle, type HandoffProfile } from '../../../shared/domain/operator-bundle';
 import { importOperatorYaml } from '../../../shared/domain/operator-import';
-import { profileOfferOf, profileWithUrl, sameServerUrl } from '../../../shared/domain/operator-profile';
+import { fitDraftToCluster, profileOfferOf, profileWithUrl, sameServerUrl } from '../../../shared/domain/operator-profile';
 
 const GUIDE = join(__dirname, '../../../../shared/seeds/extracted/proxmox-provider-guide.md');
 
@@ -25,7 +25,15 @@ function guideEntryYaml(): string {
 const entry = (proxmox: Record<string, unknown>, name = 'lab') => ({
   name,
   type: 'proxmox',
-  proxmox: { url: 'https://pve.lab:8006', tokenFile: '/t', nodes: ['pv1-1'], isoStorage: 'seeds', templates: { d: { vmid: 9001 } }, machineTypes: { s: { cores: 1, memoryMiB: 512 } }, ...proxmox },
+  proxmox: {
+    url: 'https://pve.lab:8006',
+    tokenFile: '/t',
+    nodes: ['pv1-1'],
+    isoStorage: 'seeds',
+    templates: { d: { vmid: 9001 } },
+    machineTypes: { s: { cores: 1, memoryMiB: 512 } },
+    ...proxmox,
+  },
 });
 
 describe('a providers-config entry as a draft cluster profile', () => {
@@ -98,11 +106,23 @@ describe('a providers-config entry as a draft cluster profile', () => {
     ['an unknown key', { tokn: 'x' }, 'proxmox: Unrecognized key: "tokn"'],
     ['a VLAN tag given as text', { vlanTag: '4' }, 'proxmox.vlanTag:'],
     ['a VMID range below 100', { vmidRange: { min: 50, max: 200 } }, 'proxmox.vmidRange.min:'],
-    ['a VMID range upside down', { vmidRange: { min: 200_000, max: 100_000 } }, 'proxmox.vmidRange: vmidRange.min must be below vmidRange.max'],
+    [
+      'a VMID range upside down',
+      { vmidRange: { min: 200_000, max: 100_000 } },
+      'proxmox.vmidRange: vmidRange.min must be below vmidRange.max',
+    ],
     ['no nodes', { nodes: [] }, 'proxmox.nodes: needs at least one node'],
-    ['a bridge net0 would split (the operator takes it, the app does not)', { bridge: 'vmbr0,tag=5' }, 'proxmox.bridge: must be a Linux bridge name'],
+    [
+      'a bridge net0 would split (the operator takes it, the app does not)',
+      { bridge: 'vmbr0,tag=5' },
+      'proxmox.bridge: must be a Linux bridge name',
+    ],
     ['a request timeout over an hour (the app’s ceiling)', { requestTimeoutSeconds: 7200 }, 'proxmox.requestTimeoutSeconds:'],
-    ['a reserved machine-type name', { machineTypes: { constructor: { cores: 1, memoryMiB: 512 } } }, 'proxmox.machineTypes.constructor: "constructor" is a reserved name'],
+    [
+      'a reserved machine-type name',
+      { machineTypes: { constructor: { cores: 1, memoryMiB: 512 } } },
+      'proxmox.machineTypes.constructor: "constructor" is a reserved name',
+    ],
   ])('refuses %s, naming the key, and drafts nothing', (_what, proxmox, words) => {
     const offer = profileOfferOf(entry(proxmox));
     expect(offer.draft).toBeUndefined();
@@ -135,5 +155,41 @@ describe('one server, one cluster', () => {
     expect(profileWithUrl('https://192.168.0.8:8007', saved)).toBeUndefined();
     expect(profileWithUrl('https://192.168.0.9:8006', saved)).toBeUndefined();
     expect(sameServerUrl('https://pve.lab', 'https://pve.lab:443')).toBe(true);
+  });
+});
+
+describe('the draft kept to what the reached cluster has', () => {
+  const draft = profileOfferOf(
+    entry({ nodes: ['pv1-1', 'pv1-9'], bridge: 'vmbr7', templates: { d: { vmid: 9001 }, e: { vmid: 9555 } } }),
+  ).draft!;
+
+  it('keeps what is there under the entry’s own keys, and says each thing left out', () => {
+    const fit = fitDraftToCluster(draft, { nodes: ['pv1-1', 'pv1-2'], isoStorages: ['local'], bridges: ['vmbr0'], templates: [9001] });
+    expect(fit.nodes).toEqual(['pv1-1']);
+    expect(fit.isoStorage).toBeUndefined();
+    expect(fit.bridge).toBeUndefined();
+    expect(fit.templates).toEqual({ d: { vmid: 9001 } });
+    expect(fit.notes).toEqual([
+      'nodes: pv1-9 from the entry is not in this cluster, so left out.',
+      'isoStorage: seeds from the entry holds no ISO content here (or is not there): choose the seed storage.',
+      'bridge: vmbr7 from the entry is on no node here: choose a bridge.',
+      'templates.e: VMID 9555 is not a template the app can clone here, so left out.',
+    ]);
+  });
+
+  it('says nothing when the cluster has all of it', () => {
+    const fit = fitDraftToCluster(draft, {
+      nodes: ['pv1-1', 'pv1-9'],
+      isoStorages: ['seeds'],
+      bridges: ['vmbr7'],
+      templates: [9001, 9555],
+    });
+    expect(fit).toEqual({
+      nodes: ['pv1-1', 'pv1-9'],
+      isoStorage: 'seeds',
+      bridge: 'vmbr7',
+      templates: { d: { vmid: 9001 }, e: { vmid: 9555 } },
+      notes: [],
+    });
   });
 });

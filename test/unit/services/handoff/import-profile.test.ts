@@ -64,7 +64,9 @@ function entryYaml(url: string, tokenFile: string, caFile?: string): string {
 
 describe('handoff.import: a providers-config entry offered as a cluster profile', () => {
   it('offers a new cluster for a URL no saved cluster has, with its draft and what the wizard asks instead', async () => {
-    const r = HandoffImportResult.parse(await importManifests({ clusterId: 'home-1', yaml: entryYaml('https://192.168.0.8:8006', '/t'), create: false }, deps));
+    const r = HandoffImportResult.parse(
+      await importManifests({ clusterId: 'home-1', yaml: entryYaml('https://192.168.0.8:8006', '/t'), create: false }, deps),
+    );
     expect(r.problems).toEqual([]);
     expect(r.offers).toHaveLength(1);
     expect(r.offers[0]!.existing).toBeUndefined();
@@ -72,7 +74,9 @@ describe('handoff.import: a providers-config entry offered as a cluster profile'
   });
 
   it('names the saved cluster that already talks to the same URL, so it is offered instead of a duplicate', async () => {
-    const r = HandoffImportResult.parse(await importManifests({ clusterId: 'home-1', yaml: entryYaml('https://PVE.lab:8006/', '/t'), create: true }, deps));
+    const r = HandoffImportResult.parse(
+      await importManifests({ clusterId: 'home-1', yaml: entryYaml('https://PVE.lab:8006/', '/t'), create: true }, deps),
+    );
     expect(r.offers[0]!.existing).toEqual({ id: 'home-1', name: 'Home' });
     expect(r.taskIds).toEqual([]);
   });
@@ -83,7 +87,10 @@ describe('handoff.import: a providers-config entry offered as a cluster profile'
     const caFile = join(dir, 'ca.pem');
     writeFileSync(tokenFile, `egress@pve!desk=${SENTINEL}\n`, { mode: 0o600 });
     writeFileSync(caFile, `-----BEGIN CERTIFICATE-----\n${SENTINEL}\n-----END CERTIFICATE-----\n`);
-    const r = await importManifests({ clusterId: 'home-1', yaml: entryYaml('https://192.168.0.8:8006', tokenFile, caFile), create: false }, deps);
+    const r = await importManifests(
+      { clusterId: 'home-1', yaml: entryYaml('https://192.168.0.8:8006', tokenFile, caFile), create: false },
+      deps,
+    );
     expect(JSON.stringify(r)).not.toContain(SENTINEL);
     expect(r.offers[0]!.notes.join(' ')).toContain(`tokenFile ${tokenFile} is a path inside the operator’s pod and is not read`);
   });
