@@ -37,12 +37,11 @@ export interface ProfileOffer {
   problems: string[];
 }
 
-const TOKEN_NOTE =
-  'The token is not taken from the entry: paste the token ID and secret in the wizard (a token file’s contents are never read from here).';
-
 function notesOf(entry: OperatorProviderEntry): string[] {
   const c = entry.proxmox;
-  const notes = [`tokenFile ${c.tokenFile} is a path inside the operator’s pod and is not read. ${TOKEN_NOTE}`];
+  const notes = [
+    `tokenFile ${c.tokenFile} is a path inside the operator’s pod and is not read: paste the token ID and secret in the wizard.`,
+  ];
   if (c.caFile !== undefined)
     notes.push(
       `caFile ${c.caFile} is a path inside the operator’s pod and is not read: choose the CA (or pin the certificate) at the wizard’s trust step.`,

@@ -75,8 +75,7 @@ export function ProfileOffers({ offers, onLeave }: { offers: HandoffImportResult
     <section aria-label="Cluster profiles in the text" className="handoff-files handoff-offers">
       <h3>Providers-config entries</h3>
       <p className="muted">
-        Each can become a cluster of this app. The token and how its certificate is trusted are yours to give in the wizard: the entry’s
-        token and CA files are paths inside the operator’s pod and are not read.
+        Each can become a cluster of this app; its token and how its certificate is trusted are yours to give in the wizard.
       </p>
       <ul>
         {offers.map((o, i) => (

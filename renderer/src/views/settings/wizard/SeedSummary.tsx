@@ -24,7 +24,8 @@ export function SeedSummary({ seed, fitNotes }: { seed: WizardSeed; fitNotes: re
       'Machine types',
       list(
         Object.entries(d.machineTypes).map(
-          ([k, m]) => `${k} (${m.cores} cores, ${m.memoryMiB} MiB${m.diskGiB !== undefined ? `, ${m.diskGiB} GiB` : ''})`,
+          ([k, m]) =>
+            `${k} (${m.cores} ${m.cores === 1 ? 'core' : 'cores'}, ${m.memoryMiB} MiB${m.diskGiB !== undefined ? `, ${m.diskGiB} GiB` : ''})`,
         ),
       ),
     ],
