@@ -311,6 +311,7 @@ export function composeApp(options: ComposeOptions): ComposedApp {
     ...handoffHandlers(
       createHandoffService({
         profile: (id) => profiles.get(id),
+        profiles: async () => (await profiles.list()).profiles,
         inventory: monitoring.inventory,
         keptSeed: (clusterId, uid) => taskServices.tasks.keptSeed(clusterId, uid),
         credentials,

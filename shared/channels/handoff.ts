@@ -7,6 +7,7 @@
  */
 import { z } from 'zod';
 import { boundedText, defineChannels } from '../define';
+import { ProfileDraft } from '../domain/operator-profile';
 import { OPERATOR_NODE_NAME } from '../domain/operator-schemas';
 
 const vmid = z.number().int().min(100).max(999_999_999);
@@ -59,6 +60,23 @@ export const HandoffImportResult = z
     ),
     /** providers-config entries found: each may be made a new cluster profile (its token and trust are the user's to give). */
     providers: z.array(z.object({ name: z.string(), url: z.string() }).strict()),
+    /**
+     * Each providers-config entry as an offer of a new cluster profile (shared/domain/operator-profile.ts): the
+     * draft the connect wizard opens with, only when no problem stands; what does not map, in words; and the
+     * saved cluster that already talks to that URL, offered instead of a duplicate.
+     */
+    offers: z.array(
+      z
+        .object({
+          provider: z.string(),
+          url: z.string().optional(),
+          draft: ProfileDraft.optional(),
+          notes: z.array(z.string()),
+          problems: z.array(z.string()),
+          existing: z.object({ id: z.string(), name: z.string() }).strict().optional(),
+        })
+        .strict(),
+    ),
     /** What cannot be taken, in words; when any, nothing was made. */
     problems: z.array(z.string()),
     taskIds: z.array(z.string()),

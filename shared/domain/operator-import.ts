@@ -2,12 +2,16 @@
  * Issue 26, the other way: YAML holding the operator's `Proxy` objects (one
  * per document, or a `List`, or a kustomize-free bundle's files pasted one
  * after another) and optionally a providers-config entry, read into the
- * app's own create requests (the same names, placement and cloud-init) and a
- * draft cluster profile. Each object is checked against the operator's
+ * app's own create requests (the same names, placement and cloud-init) and,
+ * per providers-config entry, an offer of a new cluster profile
+ * (operator-profile.ts). Each object is checked against the operator's
  * schemas (operator-schemas.ts); what the app cannot take is said in words,
- * per object, and nothing is half taken. Pure.
+ * per object, and nothing is half taken. An entry's problems are its offer's
+ * own: they do not hold back the Proxies, which are made on a cluster the
+ * user chose. Pure.
  */
 import { parseAllDocuments } from 'yaml';
+import { profileOfferOf, type ProfileOffer } from './operator-profile';
 import { OperatorProviderEntry, OperatorProxy, schemaProblems, type OperatorProviderEntry as Entry } from './operator-schemas';
 
 /** A Proxmox VM name the app makes (shared/channels/tasks.ts ProxyName): a DNS label. */
@@ -28,6 +32,8 @@ export interface ImportResult {
   proxies: ImportedProxy[];
   /** The providers-config entries found (each may be offered as a new cluster profile). */
   providers: Entry[];
+  /** Every providers-config entry found, valid or not, as an offer of a new cluster profile. */
+  offers: ProfileOffer[];
   /** What could not be taken, in words; empty when everything was. */
   problems: string[];
 }
@@ -39,7 +45,7 @@ function objectsOf(value: unknown): unknown[] {
 }
 
 export function importOperatorYaml(text: string): ImportResult {
-  const out: ImportResult = { proxies: [], providers: [], problems: [] };
+  const out: ImportResult = { proxies: [], providers: [], offers: [], problems: [] };
   const docs = parseAllDocuments(text);
   const list = Array.isArray(docs) ? docs : [docs];
   list.forEach((doc, i) => {
@@ -72,37 +78,14 @@ export function importOperatorYaml(text: string): ImportResult {
           provider: m.spec.provider,
         });
       } else if (o.type === 'proxmox') {
+        out.offers.push(profileOfferOf(obj));
         const e = OperatorProviderEntry.safeParse(obj);
-        if (!e.success) out.problems.push(`Provider entry ${String((obj as { name?: unknown }).name ?? '')}: ${schemaProblems(e.error).join('; ')}`);
-        else out.providers.push(e.data);
+        if (e.success) out.providers.push(e.data);
       } else if (o.kind === 'Kustomization' || o.kind === 'Secret') {
         // A bundle's own files, pasted along: nothing to make from them.
       } else out.problems.push(`Document ${i + 1} is neither a Proxy nor a proxmox providers-config entry; it was left out.`);
     }
   });
-  if (out.proxies.length === 0 && out.providers.length === 0 && out.problems.length === 0) out.problems.push('The text holds no Proxy.');
+  if (out.proxies.length === 0 && out.offers.length === 0 && out.problems.length === 0) out.problems.push('The text holds no Proxy.');
   return out;
-}
-
-/** A draft cluster profile from a providers-config entry: what the operator's config says; the token and trust are the user's to give. */
-export function profileDraftOf(entry: Entry) {
-  const c = entry.proxmox;
-  return {
-    name: entry.name,
-    url: c.url,
-    tls: c.insecureSkipTLSVerify ? ({ mode: 'insecure' } as const) : ({ mode: 'system' } as const),
-    nodes: c.nodes,
-    isoStorage: c.isoStorage,
-    ...(c.storage !== undefined ? { storage: c.storage } : {}),
-    ...(c.bridge !== undefined ? { bridge: c.bridge } : {}),
-    ...(c.vlanTag !== undefined ? { vlanTag: c.vlanTag } : {}),
-    ...(c.vmidRange !== undefined ? { vmidRange: c.vmidRange } : {}),
-    templates: c.templates,
-    machineTypes: c.machineTypes,
-    ...(c.requestTimeoutSeconds !== undefined ? { requestTimeoutSeconds: c.requestTimeoutSeconds } : {}),
-    ...(c.vendorData !== undefined ? { vendorData: c.vendorData } : {}),
-    ...(c.installGuestAgent !== undefined ? { installGuestAgent: c.installGuestAgent } : {}),
-    /** The operator's caFile is a path inside its pod: the user picks the CA (or a pin) in the wizard. */
-    caFileWas: c.caFile,
-  };
 }

@@ -5,9 +5,11 @@
  * their user-data is unknown and the operator cannot take them; that is
  * said in words, and Save and Release stay off. The dialog fits at 1024×700
  * and 1280×800, light and dark, with no axe violation and nothing off screen;
- * Escape closes it.
+ * Escape closes it. A providers-config entry taken in opens the connect
+ * wizard with its URL and nodes; one whose URL is connected offers that cluster.
  */
 import { readFileSync } from 'node:fs';
+import { stringify } from 'yaml';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
 import { axeViolations, formatViolations } from '../support/axe';
@@ -154,5 +156,102 @@ describeE2e('handing proxies to Kubernetes in the browser against the demo', set
     await expect.poll(() => made()?.state, poll).toBe('succeeded');
     await expect.poll(() => page.getByRole('row').filter({ hasText: 'proxy-proxmox-sample' }).count(), poll).toBe(1);
     expect(await page.getByRole('row').filter({ hasText: 'proxy-proxmox-sample' }).textContent()).not.toContain('operator-made');
+  });
+  it('takes in a providers-config entry: Make a cluster profile opens the wizard on its URL and nodes; a connected URL offers that cluster', async () => {
+    const demo = (await host.app.profiles.list()).profiles.find((p) => p.demo)!;
+    const entry = (name: string, url: string) => ({
+      name,
+      type: 'proxmox',
+      proxmox: {
+        url,
+        tokenFile: '/etc/proxy-operator/proxmox/token',
+        caFile: '/etc/proxy-operator/proxmox/ca.pem',
+        insecureSkipTLSVerify: true,
+        nodes: ['pv7-1', 'pv7-2'],
+        isoStorage: 'proxy-seeds',
+        vlanTag: 4,
+        templates: { 'debian-13': { vmid: 9001 } },
+        machineTypes: { small: { cores: 1, memoryMiB: 1024 } },
+      },
+    });
+    const yaml = stringify([entry('proxmox-garage', 'https://192.168.7.8:8006'), entry('proxmox-demo', demo.url)]);
+    // The test before can leave its Take in manifests dialog open (its Escape lands while the create is answered): start afresh.
+    await page.reload();
+    await page.getByRole('button', { name: 'Proxies', exact: true }).click();
+    await page.getByRole('group', { name: 'Actions on the selection' }).getByRole('button', { name: 'Take in manifests…' }).click();
+    const take = () => page.getByRole('dialog', { name: 'Take in manifests' });
+    await take().getByLabel('Manifests (YAML)').fill(yaml);
+    await take().getByRole('button', { name: 'Check' }).click();
+    const offers = take().getByRole('region', { name: 'Cluster profiles in the text' });
+    await expect.poll(() => offers.getByRole('button', { name: 'Make a cluster profile from proxmox-garage' }).count(), poll).toBe(1);
+    const words = (await offers.textContent()) ?? '';
+    expect(words).toContain('paste the token ID and secret in the wizard');
+    expect(words).toContain('insecureSkipTLSVerify: true is not carried over');
+    // The demo's URL is connected already: that cluster is offered, not a duplicate.
+    expect(words).toContain(`${demo.name} is already connected at this URL`);
+    expect(await offers.getByRole('button', { name: 'Make a cluster profile from proxmox-demo' }).count()).toBe(0);
+    expect(await offers.getByRole('button', { name: `Open ${demo.name}` }).count()).toBe(1);
+    for (const size of sizes) {
+      await page.setViewportSize(size);
+      for (const theme of ['light', 'dark'] as const) {
+        await page.evaluate((t) => (document.documentElement.dataset.theme = t), theme);
+        const where = `Take in manifests with providers-config entries at ${size.width}×${size.height}, ${theme}`;
+        await offers.getByRole('button', { name: `Open ${demo.name}` }).scrollIntoViewIfNeeded();
+        const v = await axeViolations(page, '[role="dialog"]');
+        expect(v, formatViolations(where, v)).toEqual([]);
+        const layout = await pageLayoutProblems(page, '[role="dialog"]');
+        expect(layout, formatLayoutProblems(where, layout)).toEqual([]);
+        await page.screenshot({ path: screenshotPath(`handoff-import-entry-${size.width}-${theme}.png`) });
+      }
+    }
+    await page.evaluate(() => (document.documentElement.dataset.theme = 'light'));
+    await page.setViewportSize({ width: 1280, height: 800 });
+
+    await offers.getByRole('button', { name: 'Make a cluster profile from proxmox-garage' }).click();
+    const wizard = () => page.getByRole('dialog', { name: 'Connect a cluster' });
+    await expect.poll(() => wizard().count(), poll).toBe(1);
+    expect(await take().count()).toBe(0);
+    expect(await wizard().getByLabel('Cluster URL').inputValue()).toBe('https://192.168.7.8:8006');
+    // The token is the user's to give: nothing is filled from the entry's token file.
+    expect(await wizard().getByLabel('Token ID').inputValue()).toBe('');
+    expect(await wizard().getByLabel('Token secret').inputValue()).toBe('');
+    const seed = wizard().getByRole('region', { name: 'From the providers-config entry' });
+    const seedText = (await seed.textContent()) ?? '';
+    expect(seedText).toContain('Nodespv7-1, pv7-2');
+    expect(seedText).toContain('VLAN tag4');
+    expect(seedText).toContain('debian-13 (9001)');
+    expect(seedText).toContain('choose the CA (or pin the certificate) at the wizard’s trust step');
+    for (const size of sizes) {
+      await page.setViewportSize(size);
+      for (const theme of ['light', 'dark'] as const) {
+        await page.evaluate((t) => (document.documentElement.dataset.theme = t), theme);
+        const where = `the connect wizard from an entry at ${size.width}×${size.height}, ${theme}`;
+        const v = await axeViolations(page, '[role="dialog"]');
+        expect(v, formatViolations(where, v)).toEqual([]);
+        const layout = await pageLayoutProblems(page, '[role="dialog"]');
+        expect(layout, formatLayoutProblems(where, layout)).toEqual([]);
+        await page.screenshot({ path: screenshotPath(`handoff-entry-wizard-${size.width}-${theme}.png`) });
+      }
+    }
+    await page.evaluate(() => (document.documentElement.dataset.theme = 'light'));
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.keyboard.press('Escape');
+    await expect.poll(() => wizard().count(), poll).toBe(0);
+    // Connect a cluster on its own opens empty: the entry is not kept for the next wizard.
+    await page.getByRole('button', { name: 'Connect a cluster' }).click();
+    await expect.poll(() => wizard().count(), poll).toBe(1);
+    expect(await wizard().getByLabel('Cluster URL').inputValue()).toBe('');
+    expect(await wizard().getByRole('region', { name: 'From the providers-config entry' }).count()).toBe(0);
+    await page.keyboard.press('Escape');
+
+    // Open <demo> goes to that cluster's catalogue.
+    await page.getByRole('button', { name: 'Proxies', exact: true }).click();
+    await page.getByRole('group', { name: 'Actions on the selection' }).getByRole('button', { name: 'Take in manifests…' }).click();
+    await take().getByLabel('Manifests (YAML)').fill(yaml);
+    await take().getByRole('button', { name: 'Check' }).click();
+    await expect.poll(() => offers.getByRole('button', { name: `Open ${demo.name}` }).count(), poll).toBe(1);
+    await offers.getByRole('button', { name: `Open ${demo.name}` }).click();
+    await expect.poll(() => page.getByRole('button', { name: 'Templates', exact: true }).getAttribute('aria-current'), poll).toBe('page');
+    expect(await take().count()).toBe(0);
   });
 });

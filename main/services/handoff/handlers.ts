@@ -14,7 +14,7 @@ export function handoffHandlers(service: HandoffService, tasks: ReleaseTasks): A
   return {
     'handoff.release': (input) => tasks.release(input),
     'handoff.undo': async (input) => tasks.reclaim(input),
-    'handoff.import': (input) => importManifests(input, { profile: service.profile, createProxies: (i) => tasks.createProxies(i) }),
+    'handoff.import': (input) => importManifests(input, { profile: service.profile, profiles: service.profiles, createProxies: (i) => tasks.createProxies(i) }),
     'handoff.preview': (input) => service.preview(input),
     'handoff.save': (input) => service.save(input),
   };

@@ -5,14 +5,21 @@
  * zone a node), or nothing is made and every misfit is said. Then each is
  * made as the app's own proxy, with the same name, placement and cloud-init,
  * through the ordinary create request (one task each).
+ *
+ * Each providers-config entry comes back as an offer of a new cluster profile
+ * (the draft is the pure reader's), with the saved cluster that already
+ * talks to its URL, so the window offers that one instead of a duplicate.
  */
 import type { HandoffImportInput, HandoffImportResult } from '../../../shared/channels/handoff';
 import type { CreateProxiesInput } from '../../../shared/channels/tasks';
 import { importOperatorYaml, type ImportedProxy } from '../../../shared/domain/operator-import';
+import { profileWithUrl } from '../../../shared/domain/operator-profile';
 import type { ProfileSummary } from '../../../shared/domain/profile';
 
 export interface ImportDeps {
   profile(clusterId: string): ProfileSummary;
+  /** Every saved cluster (the demo's too), to find one that already talks to an entry's URL. */
+  profiles?(): Promise<readonly ProfileSummary[]>;
   createProxies(input: CreateProxiesInput): Promise<{ parentId?: string; taskIds: string[] }>;
 }
 
@@ -28,9 +35,14 @@ export async function importManifests(input: HandoffImportInput, deps: ImportDep
   const read = importOperatorYaml(input.yaml);
   const profile = deps.profile(input.clusterId);
   const problems = [...read.problems, ...read.proxies.flatMap((p) => misfits(p, profile))];
+  const saved = read.offers.length > 0 && deps.profiles ? await deps.profiles() : [];
   const result: HandoffImportResult = {
     proxies: read.proxies.map((p) => ({ name: p.name, ...(p.node ? { node: p.node } : {}), template: p.template, machineType: p.machineType, port: p.port })),
     providers: read.providers.map((e) => ({ name: e.name, url: e.proxmox.url })),
+    offers: read.offers.map((o) => {
+      const existing = o.url !== undefined ? profileWithUrl(o.url, saved) : undefined;
+      return { ...o, ...(existing ? { existing: { id: existing.id, name: existing.name } } : {}) };
+    }),
     problems,
     taskIds: [],
   };

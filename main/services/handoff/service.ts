@@ -29,6 +29,8 @@ export interface KeptSeed {
 
 export interface HandoffServiceOptions {
   profile(clusterId: string): ProfileSummary;
+  /** Every saved cluster: an imported providers-config entry whose URL one of them has is offered as that one. */
+  profiles?(): Promise<readonly ProfileSummary[]>;
   inventory: { snapshot(): InventorySnapshot };
   keptSeed(clusterId: string, uid: string): Promise<KeptSeed | undefined>;
   credentials: {
@@ -44,6 +46,7 @@ export interface HandoffServiceOptions {
 export interface HandoffService {
   /** The cluster's profile (the import checks Proxies against its catalogue). */
   profile(clusterId: string): ProfileSummary;
+  profiles(): Promise<readonly ProfileSummary[]>;
   preview(input: HandoffInput): Promise<HandoffPreview>;
   save(input: HandoffInput): Promise<{ saved: boolean; path?: string }>;
 }
@@ -107,6 +110,7 @@ export function createHandoffService(options: HandoffServiceOptions): HandoffSer
 
   return {
     profile: (id) => options.profile(id),
+    profiles: async () => (options.profiles ? options.profiles() : []),
     async preview(input) {
       const { refusals, files } = await build(input);
       const readme = files.find((f) => f.path === 'README.md')?.content;

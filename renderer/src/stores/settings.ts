@@ -5,10 +5,19 @@
  */
 import { create } from 'zustand';
 import type { DesktopApi } from '../../../shared/api';
+import type { ProfileDraft } from '../../../shared/domain/operator-profile';
 import type { AppSettings } from '../../../shared/domain/profile';
 import type { AppErrorValue, Envelope } from '../../../shared/errors';
 import { notAttached } from './not-attached';
 import { useUi } from './ui';
+
+/** A providers-config entry taken in (handoff.import's offer, main's draft): the connect wizard opens pre-filled with it. */
+export interface WizardSeed {
+  provider: string;
+  draft: ProfileDraft;
+  /** What the entry says that the profile does not take, in main's words. */
+  notes: string[];
+}
 
 export interface SettingsState {
   settings: AppSettings | undefined;
@@ -19,7 +28,9 @@ export interface SettingsState {
   update(changes: Partial<AppSettings>): Promise<Envelope<AppSettings>>;
   /** Set by "Connect a cluster" anywhere in the app; the Settings view opens the wizard and clears it. */
   connectWizardRequested: boolean;
-  openConnectWizard(): void;
+  /** The entry the requested wizard opens with (Take in manifests… → Make a cluster profile). */
+  connectWizardSeed: WizardSeed | undefined;
+  openConnectWizard(seed?: WizardSeed): void;
   connectWizardShown(): void;
 }
 
@@ -33,8 +44,9 @@ export const useSettings = create<SettingsState>((set, get) => {
     error: undefined,
     api: undefined,
     connectWizardRequested: false,
-    openConnectWizard: () => set({ connectWizardRequested: true }),
-    connectWizardShown: () => set({ connectWizardRequested: false }),
+    connectWizardSeed: undefined,
+    openConnectWizard: (seed) => set({ connectWizardRequested: true, connectWizardSeed: seed }),
+    connectWizardShown: () => set({ connectWizardRequested: false, connectWizardSeed: undefined }),
 
     attach(api) {
       set({ api });

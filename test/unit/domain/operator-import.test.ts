@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildHandoffBundle, type HandoffProfile } from '../../../shared/domain/operator-bundle';
-import { importOperatorYaml, profileDraftOf } from '../../../shared/domain/operator-import';
+import { importOperatorYaml } from '../../../shared/domain/operator-import';
 
 const SAMPLE = join(__dirname, '../../../../shared/seeds/extracted/sample-proxy-proxmox.yaml');
 
@@ -43,7 +43,9 @@ describe('importOperatorYaml', () => {
       made.map((m) => [m.name, m.node, m.template, m.machineType, m.port, m.userData]),
     );
     expect(r.providers).toHaveLength(1);
-    expect(profileDraftOf(r.providers[0]!)).toMatchObject({ name: 'lab', url: profile.url, tls: { mode: 'insecure' }, nodes: profile.nodes, vlanTag: 4, templates: profile.templates });
+    expect(r.offers[0]!.draft).toMatchObject({ name: 'lab', url: profile.url, nodes: profile.nodes, vlanTag: 4, templates: profile.templates });
+    // The operator's insecureSkipTLSVerify is not the app's trust: the wizard's trust step decides.
+    expect(r.offers[0]!.draft).not.toHaveProperty('tls');
   });
 
   it('says in words what it cannot take, per object', () => {

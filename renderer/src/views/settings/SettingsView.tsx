@@ -1,6 +1,6 @@
 /** Settings: clusters (with the connect wizard), export and import, polling, task limits, checks, history, theme. */
 import { useEffect, useState } from 'react';
-import { useSettings } from '../../stores/settings';
+import { useSettings, type WizardSeed } from '../../stores/settings';
 import { ViewFrame } from '../Placeholder';
 import { AlertRulesSection } from './AlertRulesSection';
 import { ChecksSection } from './ChecksSection';
@@ -16,15 +16,22 @@ import { ConnectWizard } from './wizard/ConnectWizard';
 export function SettingsView() {
   const requested = useSettings((s) => s.connectWizardRequested);
   const [wizard, setWizard] = useState(false);
+  const [seed, setSeed] = useState<WizardSeed>();
   useEffect(() => {
     if (!requested) return;
+    setSeed(useSettings.getState().connectWizardSeed);
     setWizard(true);
     useSettings.getState().connectWizardShown();
   }, [requested]);
   return (
     <ViewFrame title="Settings">
       <div className="settings-grid">
-        <ClustersSection onConnect={() => setWizard(true)} />
+        <ClustersSection
+          onConnect={() => {
+            setSeed(undefined);
+            setWizard(true);
+          }}
+        />
         <TransferSection />
         <GeneralSection />
         <TaskLimitsSection />
@@ -34,7 +41,7 @@ export function SettingsView() {
         <HistorySection />
         <ThemeSection />
       </div>
-      {wizard && <ConnectWizard onClose={() => setWizard(false)} />}
+      {wizard && <ConnectWizard seed={seed} onClose={() => setWizard(false)} />}
     </ViewFrame>
   );
 }

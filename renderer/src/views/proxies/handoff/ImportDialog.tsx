@@ -4,6 +4,8 @@
  * chosen cluster's catalogue (handoff.import with create false), says every
  * misfit in words, and on Create makes each as the app's own proxy with the
  * same name, node, template, machine type and cloud-init (one task each).
+ * A providers-config entry in the text is offered as a new cluster profile
+ * (ProfileOffers.tsx).
  */
 import { useState } from 'react';
 import type { HandoffImportResult } from '../../../../../shared/channels/handoff';
@@ -13,6 +15,7 @@ import { ErrorNotice } from '../../../components/common/ErrorNotice';
 import { Field } from '../../../components/common/Field';
 import { useProfiles } from '../../../stores/profiles';
 import { requestImport, useImportDialog } from './handoff-store';
+import { ProfileOffers } from './ProfileOffers';
 
 export function ImportDialog() {
   const close = useImportDialog((s) => s.close);
@@ -46,7 +49,8 @@ export function ImportDialog() {
       }
     >
       <p className="muted">
-        Paste the Kubernetes operator’s Proxy objects. Each becomes this app’s own proxy, with the same name, placement and cloud-init.
+        Paste the Kubernetes operator’s Proxy objects. Each becomes this app’s own proxy, with the same name, placement and cloud-init. A
+        providers-config entry pasted along can become a new cluster.
       </p>
       <div className="handoff-form">
         <Field label="Cluster">
@@ -94,14 +98,9 @@ export function ImportDialog() {
               </li>
             ))}
           </ul>
-          {r.providers.length > 0 && (
-            <p className="muted">
-              Providers-config entries in the text: {r.providers.map((e) => `${e.name} (${e.url})`).join(', ')}. Add one as a cluster in
-              Settings to use it.
-            </p>
-          )}
         </section>
       )}
+      {r && <ProfileOffers offers={r.offers} onLeave={close} />}
       {answer?.made && (
         <p role="status">
           Creating {r?.taskIds.length} {r?.taskIds.length === 1 ? 'proxy' : 'proxies'}: see Tasks.

@@ -75,7 +75,8 @@ export function ChoicesStep({ discovery, seedReason, value, onChange, vault, nam
               disabled={!t.suitable}
               checked={chosenTemplate(t.vmid)}
               onChange={(e) => {
-                const { [t.name]: _gone, ...rest } = value.templates;
+                // By VMID: an imported entry's catalogue keys are its own, not the template's name.
+                const rest = Object.fromEntries(Object.entries(value.templates).filter(([, x]) => x.vmid !== t.vmid));
                 set({ templates: e.target.checked ? { ...rest, [t.name.slice(0, 64)]: { vmid: t.vmid } } : rest });
               }}
             />

@@ -3,6 +3,8 @@
  * trusting the certificate, granting privileges, and confirming what was
  * discovered; a last test, then save. Each page is reached from the
  * doctor's report; the secret never leaves this component except to main.
+ * Opened with a providers-config entry taken in (issue 26), the URL and the
+ * last page start from main's draft, and the entry is shown beside each page.
  */
 import { useState } from 'react';
 import { DoctorRunInput, type DoctorReport, type DoctorTlsInput } from '../../../../../shared/channels/doctor';
@@ -12,15 +14,17 @@ import { Dialog, ErrorNotice } from '../../../components/common';
 import { useActionsAvailable } from '../../../stores/connection';
 import { useDoctor } from '../../../stores/doctor';
 import { useProfiles } from '../../../stores/profiles';
+import type { WizardSeed } from '../../../stores/settings';
 import { openTemplateBuilder } from '../../../stores/template-builder';
 import { checkFields } from '../../templates/profile-edit';
 import { ChoicesStep } from './ChoicesStep';
 import { ConnectStep, type Credentials } from './ConnectStep';
 import { DoctorSteps } from './DoctorSteps';
 import { PrivilegesStep } from './PrivilegesStep';
+import { SeedSummary } from './SeedSummary';
 import { TrustStep } from './TrustStep';
 import { VersionNotes } from './VersionNotes';
-import { initialChoices, profileFrom, stepAfter, type Choices, type WizardStep } from './wizard-flow';
+import { initialChoices, profileFrom, seededChoices, stepAfter, type Choices, type WizardStep } from './wizard-flow';
 
 const RUN_KEY = 'wizard';
 const noProfiles: readonly ProfileSummary[] = [];
@@ -42,12 +46,13 @@ function problemsOf(input: unknown): Partial<Record<keyof Credentials, string>> 
   return out;
 }
 
-export function ConnectWizard({ onClose }: { onClose: () => void }) {
+export function ConnectWizard({ onClose, seed }: { onClose: () => void; seed?: WizardSeed | undefined }) {
   const run = useDoctor((s) => s.runs[RUN_KEY]);
   const runDoctor = useDoctor((s) => s.run);
   const vault = useProfiles((s) => s.list?.vault);
   const savedProfiles = useProfiles((s) => s.list?.profiles ?? noProfiles);
-  const [creds, setCreds] = useState<Credentials>({ url: '', tokenId: '', secret: '' });
+  const [creds, setCreds] = useState<Credentials>({ url: seed?.draft.url ?? '', tokenId: '', secret: '' });
+  const [fitNotes, setFitNotes] = useState<string[]>([]);
   const [problems, setProblems] = useState<Partial<Record<keyof Credentials, string>>>({});
   const [tls, setTls] = useState<DoctorTlsInput>();
   const [step, setStep] = useState<WizardStep>('connect');
@@ -71,7 +76,12 @@ export function ConnectWizard({ onClose }: { onClose: () => void }) {
       return;
     }
     const next = stepAfter(report);
-    if (next === 'choices' && !choices) setChoices(initialChoices(report, vault?.protected ? 'keyring' : 'session'));
+    if (next === 'choices' && !choices) {
+      const initial = initialChoices(report, vault?.protected ? 'keyring' : 'session');
+      const seeded = seed ? seededChoices(initial, report, seed.draft) : undefined;
+      setChoices(seeded?.choices ?? initial);
+      setFitNotes(seeded?.notes ?? []);
+    }
     setStep(next);
   };
 
@@ -146,6 +156,7 @@ export function ConnectWizard({ onClose }: { onClose: () => void }) {
   return (
     <Dialog title="Connect a cluster" onClose={onClose} footer={footer} size="wide">
       <h3 className="wizard-page-title">{pageTitles[step]}</h3>
+      {seed && (step === 'connect' || step === 'choices') && <SeedSummary seed={seed} fitNotes={fitNotes} />}
       <DoctorSteps run={run} />
       {report && <VersionNotes token={report.token} />}
       {run?.error && <ErrorNotice title="The check could not run" error={run.error} />}
