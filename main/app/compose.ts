@@ -316,6 +316,7 @@ export function composeApp(options: ComposeOptions): ComposedApp {
         keptSeed: (clusterId, uid) => taskServices.tasks.keptSeed(clusterId, uid),
         credentials,
         settings: () => profiles.settings(),
+        tokenLine: (clusterId) => profiles.tokenLine(clusterId),
         saver: options.folderSaver ?? noFolderSaver,
         readPinnedPem,
       }),

@@ -3,7 +3,8 @@
  * builds the bundle (shared/domain/operator-bundle.ts) from the profile, the
  * inventory and what it kept of each proxy's seed; the renderer sees the
  * refusals in words, or the list of files (never their contents: a manifest
- * may hold a proxy's password), and asks main to save them as a folder.
+ * may hold a proxy's password, `proxmox-token` the API token), and asks main
+ * to save them as a folder.
  */
 import { z } from 'zod';
 import { boundedText, defineChannels } from '../define';
@@ -20,6 +21,11 @@ export const HandoffInput = z
     providerName: boundedText(63).regex(OPERATOR_NODE_NAME, 'A provider name is lowercase letters, digits and dashes, like proxmox-home'),
     /** Fill each proxy's credentials into its cloudInit.inline (only once the export warning was confirmed). */
     includeCredentials: z.boolean(),
+    /**
+     * Put the cluster's API token line in the bundle as `proxmox-token` (0600), for the Secret's `token` key; only
+     * when the user ticked it and confirmed its warning in the dialog. The preview lists the file, never its text.
+     */
+    includeToken: z.boolean().optional(),
   })
   .strict();
 export type HandoffInput = z.infer<typeof HandoffInput>;

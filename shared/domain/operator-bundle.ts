@@ -213,13 +213,29 @@ function proxyYaml(m: OperatorProxy, vmid: number): string {
   return yamlText(value, ` Handed over from Egress Desk: VM ${vmid}. Its mark's uid is empty once released, so the operator adopts it (no clone).`);
 }
 
-function tokenCommand(profile: HandoffProfile, hasToken: boolean, withCa: boolean): string {
-  const tokenPath = hasToken ? './proxmox-token' : profile.token.secretStorage === 'file' ? profile.token.tokenFile : '$HOME/.config/proxmox-token';
+/** The `kubectl create secret generic proxmox-token …` line; run from the bundle's folder. */
+function secretCommand(profile: HandoffProfile, hasToken: boolean, withCa: boolean): string {
+  const tokenPath = hasToken ? 'proxmox-token' : profile.token.secretStorage === 'file' ? profile.token.tokenFile : '$HOME/.config/proxmox-token';
   // $HOME stays for the shell to expand; every other path is one quoted word.
   const tokenArg = tokenPath.startsWith('$HOME/') ? `token=$HOME/${shellWord(tokenPath.slice(6))}` : shellWord(`token=${tokenPath}`);
   const parts = ['kubectl', '-n', OPERATOR_NAMESPACE, 'create', 'secret', 'generic', 'proxmox-token', `--from-file=${tokenArg}`];
   if (withCa) parts.push('--from-file=ca.pem=./proxmox-ca.pem');
-  return `#!/bin/sh\n# Creates the Secret the operator reads its token${withCa ? ' and CA' : ''} from (README.md, step 2).\nset -e\ncd "$(dirname "$0")"\n${parts.join(' ')}\n`;
+  return parts.join(' ');
+}
+
+function tokenCommand(profile: HandoffProfile, hasToken: boolean, withCa: boolean): string {
+  const after = hasToken ? '# Then delete proxmox-token (README.md, step 2): the Secret holds the token now.\n' : '';
+  return `#!/bin/sh\n# Creates the Secret the operator reads its token${withCa ? ' and CA' : ''} from (README.md, step 2).\nset -e\ncd "$(dirname "$0")"\n${secretCommand(profile, hasToken, withCa)}\n${after}`;
+}
+
+/** README step 2: the Secret, from the bundle's token file (then deleted) or from the one the user writes. */
+function secretStep(profile: HandoffProfile, hasToken: boolean, withCa: boolean): string {
+  const command = `\n\n   \`\`\`sh\n   ${secretCommand(profile, hasToken, withCa)}\n   \`\`\`\n\n`;
+  if (hasToken)
+    return `2. Create the Secret from \`proxmox-token\` in this folder: \`sh create-token-secret.sh\`, which runs${command}   Then delete the token file, \`rm proxmox-token\`: the Secret holds the token now, and a copy left here is one more place the API token (which can clone, change and delete VMs) can leak from.`;
+  if (profile.token.secretStorage === 'file')
+    return `2. Create the Secret from the cluster's token file: \`sh create-token-secret.sh\`, which runs${command}   Run it where that file is (this computer), or change the path to where the token's one line is.`;
+  return `2. Write the token's one line, \`user@realm!tokenid=secret\`, to \`$HOME/.config/proxmox-token\` (mode 0600), then create the Secret: \`sh create-token-secret.sh\`, which runs${command}   Change the path in it if you keep the line elsewhere.`;
 }
 
 function tlsWords(profile: HandoffProfile): string {
@@ -266,7 +282,7 @@ ${secretFiles.length > 0 ? `\n**Secrets inside:** ${secretFiles.join(', ')}. Kee
 ## Steps
 
 1. In Egress Desk, **release** these proxies (Hand to Kubernetes…, Release): their marks get an empty \`uid\`, which is what lets the operator adopt them. Until the operator adopts one, Undo writes the app's UID back.
-2. Create the Secret: \`sh create-token-secret.sh\`.
+${secretStep(profile, hasToken, withCa)}
 3. Add \`providers-config-entry.yaml\` to the providers config and restart the manager.
 4. Apply the Proxies: \`kubectl apply -k .\`
 

@@ -3,7 +3,10 @@
  * selected, Hand to Kubernetes… opens on the provider name, and main's
  * answer shows: the demo's proxies were not made by a seed of this app, so
  * their user-data is unknown and the operator cannot take them; that is
- * said in words, and Save and Release stay off. The dialog fits at 1024×700
+ * said in words, and Save and Release stay off. Two proxies made here: the
+ * bundle's files are listed; ticking "Include the API token as a file"
+ * (by keyboard) asks its own warning, then lists proxmox-token as holding a
+ * secret, the token's text nowhere in the window. The dialog fits at 1024×700
  * and 1280×800, light and dark, with no axe violation and nothing off screen;
  * Escape closes it. A providers-config entry taken in opens the connect
  * wizard with its URL and nodes; one whose URL is connected offers that cluster.
@@ -26,7 +29,7 @@ const sizes = [
   { width: 1280, height: 800 },
 ] as const;
 
-describeE2e('handing proxies to Kubernetes in the browser against the demo', setup, ({ page, host }) => {
+describeE2e('handing proxies to Kubernetes in the browser against the demo', setup, ({ page, host, demo: demoCluster }) => {
   const dialog = () => page.getByRole('dialog', { name: 'Hand to Kubernetes' });
 
   it('says in words why the operator cannot take the demo’s proxies, and fits every size and theme', async () => {
@@ -91,6 +94,32 @@ describeE2e('handing proxies to Kubernetes in the browser against the demo', set
     await expect.poll(() => files.textContent().catch(() => ''), poll).toContain('proxies/hand-1.yaml');
     for (const f of ['providers-config-entry.yaml', 'proxmox-ca.pem', 'create-token-secret.sh', 'proxies/hand-2.yaml', 'kustomization.yaml', 'README.md'])
       expect(await files.textContent()).toContain(f);
+    const tokenFile = files.getByRole('listitem').filter({ has: page.locator('code', { hasText: /^proxmox-token$/ }) });
+    expect(await tokenFile.count()).toBe(0);
+    // The token, by keyboard: its own warning first, then the file listed as holding a secret (its text never sent).
+    const tokenBox = dialog().getByRole('checkbox', { name: 'Include the API token as a file (0600)' });
+    await tokenBox.focus();
+    await page.keyboard.press('Space');
+    const consent = dialog().getByRole('alert', { name: 'The API token in the bundle' });
+    await expect.poll(() => consent.count(), poll).toBe(1);
+    for (const size of sizes) {
+      await page.setViewportSize(size);
+      for (const theme of ['light', 'dark'] as const) {
+        await page.evaluate((t) => (document.documentElement.dataset.theme = t), theme);
+        const where = `the token warning at ${size.width}×${size.height}, ${theme}`;
+        const v = await axeViolations(page, '[role="dialog"]');
+        expect(v, formatViolations(where, v)).toEqual([]);
+        const layout = await pageLayoutProblems(page, '[role="dialog"]');
+        expect(layout, formatLayoutProblems(where, layout)).toEqual([]);
+        await consent.scrollIntoViewIfNeeded();
+        await page.screenshot({ path: screenshotPath(`handoff-token-warning-${size.width}-${theme}.png`) });
+      }
+    }
+    await consent.getByRole('button', { name: 'Include the token' }).focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(() => tokenFile.textContent().catch(() => ''), poll).toContain('holds a secret');
+    const demoToken = demoCluster.sim.tokens.admin!.secret;
+    expect(await dialog().textContent()).not.toContain(demoToken);
     expect(await dialog().getByRole('button', { name: 'Release (2)' }).isDisabled()).toBe(true);
     await dialog().getByLabel(/I saved the bundle/).check();
     for (const size of sizes) {

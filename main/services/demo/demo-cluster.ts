@@ -24,6 +24,8 @@ export interface DemoCluster {
   proxies: DemoProxies;
   /** The catalogue for this session (a template built on the demo): `cluster` and `summary` follow; the new cluster is returned. */
   setTemplates(templates: ProfileSummary['templates']): Cluster;
+  /** The simulator's admin token as one line, `user@realm!tokenid=secret`, for a hand-off bundle that asks for it. */
+  tokenLine(): string;
   close(): Promise<void>;
 }
 
@@ -141,6 +143,7 @@ export async function startDemoCluster(logger: Logger, timeScale = 1): Promise<D
       demo.cluster = clusterOf();
       return demo.cluster;
     },
+    tokenLine: () => `${token.tokenId}=${token.secret}`,
     async close() {
       await proxies.close();
       await client.close();

@@ -6,7 +6,11 @@
  * network). Credentials are filled in only when asked and the export warning
  * was confirmed once (AppSettings.exportCredentialsAcknowledged), and only
  * from credentials the app already holds. A pinned profile's certificate is
- * read from the server and matched against the pin. Refusals come back in
+ * read from the server and matched against the pin. The API token's line
+ * goes into the bundle only when the input asks (includeToken, which the
+ * dialog sends only after its own warning, asked at every tick), only as the
+ * one secret file `proxmox-token`, and only the token of the input's own
+ * cluster; the preview lists that file, never its text. Refusals come back in
  * words; nothing is written until there are none. Nothing here logs a text.
  */
 import type { HandoffInput, HandoffPreview } from '../../../shared/channels/handoff';
@@ -39,6 +43,8 @@ export interface HandoffServiceOptions {
     fill(clusterId: string, uid: string, name: string, userData: string): Promise<string>;
   };
   settings(): AppSettings;
+  /** The cluster's API token as its one line `user@realm!tokenid=secret` (ProfileService.tokenLine); asked only for includeToken. */
+  tokenLine(clusterId: string): Promise<string>;
   saver: FolderSaver;
   readPinnedPem: PinnedPemReader;
 }
@@ -103,9 +109,14 @@ export function createHandoffService(options: HandoffServiceOptions): HandoffSer
     let caPem: string | undefined;
     if (profile.tls.mode === 'ca') caPem = profile.tls.caPem;
     if (profile.tls.mode === 'pin' && refusals.length === 0) caPem = await options.readPinnedPem(profile.url, profile.tls.fingerprint, profile.tls.serverName);
-    const result = buildHandoffBundle(profile, proxies, { providerName: input.providerName, includeCredentials: input.includeCredentials, caPem });
+    const bundleOptions = { providerName: input.providerName, includeCredentials: input.includeCredentials, caPem };
+    let result = buildHandoffBundle(profile, proxies, bundleOptions);
     if (!result.ok) return { refusals: [...refusals, ...result.refusals], files: [] };
-    return { refusals, files: refusals.length > 0 ? [] : result.files };
+    if (refusals.length > 0) return { refusals, files: [] };
+    // The secret is read only for a bundle that can be made, only when asked, and only the input's own cluster's.
+    if (input.includeToken === true) result = buildHandoffBundle(profile, proxies, { ...bundleOptions, tokenLine: await options.tokenLine(input.clusterId) });
+    if (!result.ok) return { refusals: result.refusals, files: [] };
+    return { refusals, files: result.files };
   };
 
   return {

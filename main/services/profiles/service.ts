@@ -21,6 +21,7 @@ import type { DocumentStore } from './document-store';
 import type { OpenedDocument } from './open-document';
 import { exportText, importedName, parseImport } from './profile-transfer';
 import { resolveSecret } from './resolve-secret';
+import { profileTokenLine } from './token-line';
 import { saveFailure, writeFailure } from '../../files/unwritable';
 import { checkProfile, problemsError } from './validate-profile';
 
@@ -92,6 +93,16 @@ export class ProfileService {
   get(id: string): ProfileSummary {
     if (this.demo && id === this.demo.summary.id) return this.demo.summary;
     return this.summaryOf(this.find(id));
+  }
+
+  /**
+   * Issue 26: the API token's one line (`user@realm!tokenid=secret`) for this profile alone, for the hand-off
+   * bundle's `proxmox-token` file when the user asked for it; never logged, never in an answer.
+   */
+  async tokenLine(id: string): Promise<string> {
+    if (this.demo && id === this.demo.summary.id) return this.demo.tokenLine();
+    const profile = this.find(id);
+    return profileTokenLine(profile, () => this.keeper.reveal(profile.id, profile.name, this.sealedOf(profile.id)));
   }
 
   async save(input: SaveProfileInput): Promise<ProfileSummary> {

@@ -2,7 +2,8 @@
  * A whole session with a sentinel token secret, through the composed app
  * and its router as the renderer drives it: connect (doctor, then save),
  * create a proxy, a create that fails, delete, export the profiles, then a
- * host process killed mid-create and the task resumed by the next one.
+ * host process killed mid-create and the task resumed by the next one, and
+ * a hand-off bundle asked to carry the token (previewed, its save refused).
  * The simulator's admin token secret IS the sentinel, so it really travels
  * in every request. Afterwards the sentinel (as is, base64, base64url, URL-
  * and hex-encoded) is in no log line, event, IPC answer, error, journal,
@@ -181,6 +182,22 @@ describe('a sentinel token secret through a whole session', () => {
     await second.call('tasks.resume', { id: interrupted!.id });
     expect((await settled(second.call, interrupted!.id)).state).toBe('succeeded');
     expect([...sim.state.vms.values()].filter((v) => v.config.name === 'proxy-sentinel-crash')).toHaveLength(1);
+
+    // Issue 26: a hand-off bundle asked to carry the token reads it (the preview lists proxmox-token), yet the
+    // answers carry only its name; the save, which browser mode cannot do, says so without the secret.
+    const squid = '#cloud-config\npackages: [squid]\nwrite_files:\n  - path: /etc/squid/conf.d/e.conf\n    content: |\n      http_port 3128\n';
+    const hand = (await second.call('tasks.createProxies', { ...create('proxy-sentinel-hand'), cloudInit: squid })) as { value: { taskIds: string[] } };
+    expect((await settled(second.call, hand.value.taskIds[0]!)).state).toBe('succeeded');
+    const handVm = [...sim.state.vms.values()].find((v) => v.config.name === 'proxy-sentinel-hand')!;
+    const handoff = { clusterId, vmids: [handVm.vmid], providerName: 'sentinel', includeCredentials: false, includeToken: true };
+    let preview: { ok: boolean; value?: { refusals: string[]; files: { path: string; secret: boolean }[] } } = { ok: false };
+    for (let i = 0; i < 200; i++) {
+      preview = (await second.call('handoff.preview', handoff)) as typeof preview;
+      if (preview.ok && preview.value!.files.length > 0) break;
+      await new Promise((r) => setTimeout(r, 25)); // until the inventory lists the new proxy with its mark
+    }
+    expect(preview.value?.files.find((f) => f.path === 'proxmox-token'), JSON.stringify(preview)).toMatchObject({ secret: true });
+    expect(((await second.call('handoff.save', handoff)) as { ok: boolean }).ok).toBe(false);
 
     // Where it must not be.
     expect(logger.lines.length).toBeGreaterThan(0);

@@ -132,7 +132,23 @@ describe('hand-off bundle', () => {
     expect(plain.some((f) => f.content.includes('sentinel-token'))).toBe(false);
     const asked = files(buildHandoffBundle(profile, [proxy()], { ...opts, tokenLine: sentinel }));
     expect(asked.filter((f) => f.content.includes('sentinel-token')).map((f) => [f.path, f.secret])).toEqual([['proxmox-token', true]]);
-    expect(file(asked, 'create-token-secret.sh').content).toContain('--from-file=token=./proxmox-token');
+    expect(file(asked, 'create-token-secret.sh').content).toContain('--from-file=token=proxmox-token');
+  });
+
+  it('README step 2: the Secret from the bundle’s token file, then delete it; without it, the path the user fills', () => {
+    const asked = file(files(buildHandoffBundle(profile, [proxy()], { ...opts, tokenLine: 'desk@pve!egress=s' })), 'README.md').content;
+    const step = asked.slice(asked.indexOf('\n2. '), asked.indexOf('\n3. '));
+    expect(step).toContain(
+      'kubectl -n egress-proxies-operator-system create secret generic proxmox-token --from-file=token=proxmox-token --from-file=ca.pem=./proxmox-ca.pem',
+    );
+    expect(step).toMatch(/Then delete the token file, `rm proxmox-token`/);
+    expect(asked).toMatch(/Secrets inside:\*\* proxmox-token\./);
+    const plain = file(files(buildHandoffBundle(profile, [proxy()], opts)), 'README.md').content;
+    const plainStep = plain.slice(plain.indexOf('\n2. '), plain.indexOf('\n3. '));
+    expect(plainStep).toContain('--from-file=token=$HOME/.config/proxmox-token');
+    expect(plainStep).toMatch(/Write the token's one line, `user@realm!tokenid=secret`, to `\$HOME\/\.config\/proxmox-token`/);
+    expect(plainStep).not.toContain('rm proxmox-token');
+    expect(plain).not.toContain('Secrets inside');
   });
 
   it('a pinned profile needs the certificate main read, and says what a pin as a CA means', () => {

@@ -16,8 +16,11 @@ import { fillCredentials, CREDENTIAL_PLACEHOLDERS } from '../../../../shared/dom
 import { OperatorProxy } from '../../../../shared/domain/operator-schemas';
 import { createHandoffService, type KeptSeed } from '../../../../main/services/handoff/service';
 import { writePrivateFolder, type FolderSaver } from '../../../../main/ports/folder-saver';
+import { AppError } from '../../../../main/errors/app-error';
 
 const SENTINEL = 'SENTINEL-handoff-password-91c2';
+const TOKEN_SECRET = 'SENTINEL-handoff-token-3e7a-0000-0000-000000000000';
+const TOKEN_LINE = `a@pve!b=${TOKEN_SECRET}`;
 const dirs: string[] = [];
 afterEach(() => dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true })));
 
@@ -58,6 +61,8 @@ const kept: Record<string, KeptSeed> = {
 
 function service(settings: Partial<AppSettings> = {}) {
   const saved: string[] = [];
+  /** The clusters whose token was asked for: only the input's own, only when asked. */
+  const tokenAsked: string[] = [];
   const saver: FolderSaver = {
     saveFolder: async (name, files) => {
       const base = mkdtempSync(join(tmpdir(), 'handoff-'));
@@ -77,14 +82,29 @@ function service(settings: Partial<AppSettings> = {}) {
       fill: async (_c, _u, _n, text) => fillCredentials(text, { user: 'egress', password: SENTINEL, apr1: '$apr1$x', crypt: '$1$x' }),
     },
     settings: () => ({ ...defaultSettings, ...settings }),
+    tokenLine: async (clusterId) => {
+      tokenAsked.push(clusterId);
+      return clusterId === 'c1' ? TOKEN_LINE : 'other@pve!x=not-this-one';
+    },
     saver,
     readPinnedPem: async () => {
       throw new Error('not pinned');
     },
   });
-  return { svc, saved };
+  return { svc, saved, tokenAsked };
 }
-const input = (vmids: number[], includeCredentials = false) => ({ clusterId: 'c1', vmids, providerName: 'lab-one', includeCredentials });
+const input = (vmids: number[], includeCredentials = false, includeToken?: boolean) => ({
+  clusterId: 'c1',
+  vmids,
+  providerName: 'lab-one',
+  includeCredentials,
+  ...(includeToken !== undefined ? { includeToken } : {}),
+});
+/** Every file under `dir`, relative, with its text. */
+const saved = (dir: string): [string, string][] =>
+  readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => [join(e.parentPath, e.name).slice(dir.length + 1), readFileSync(join(e.parentPath, e.name), 'utf8')]);
 
 describe('hand-off service', () => {
   it('saves a new folder, 0700, every file 0600, each Proxy valid for the operator', async () => {
@@ -123,6 +143,68 @@ describe('hand-off service', () => {
       readFileSync(join(dir, f), 'utf8').includes(SENTINEL),
     );
     expect(holding).toEqual(['proxies/socks-1.yaml']);
+  });
+
+  it('the token goes into proxmox-token alone (0600, the exact line), only when asked, only the cluster’s own', async () => {
+    const { svc, saved: dirsSaved, tokenAsked } = service();
+    const preview = await svc.preview(input([101], false, true));
+    expect(JSON.stringify(preview)).not.toContain(TOKEN_SECRET);
+    expect(preview.files.find((f) => f.path === 'proxmox-token')).toEqual({ path: 'proxmox-token', secret: true, bytes: TOKEN_LINE.length + 1 });
+    expect(preview.readme).toContain('--from-file=token=proxmox-token');
+    expect(preview.readme).toContain('rm proxmox-token');
+    await svc.save(input([101], false, true));
+    const dir = dirsSaved[0]!;
+    const files = saved(dir);
+    expect(files.filter(([, text]) => text.includes(TOKEN_SECRET)).map(([path]) => path)).toEqual(['proxmox-token']);
+    expect(readFileSync(join(dir, 'proxmox-token'), 'utf8')).toBe(`${TOKEN_LINE}\n`);
+    expect(files.some(([, text]) => text.includes('not-this-one'))).toBe(false);
+    expect(tokenAsked).toEqual(['c1', 'c1']);
+    // Not skipped as root (these tests run as root here): the bits are stored the same whoever writes them, and they
+    // are what keeps other users out once the folder is on the user's disk; only a read by another user (not tried)
+    // would need a non-root run to mean anything.
+    expect(statSync(dir).mode & 0o777).toBe(0o700);
+    expect(statSync(join(dir, 'proxmox-token')).mode & 0o777).toBe(0o600);
+  });
+
+  it('not asked (or a selection refused): no proxmox-token, the token read from nowhere and in no file or preview', async () => {
+    for (const includeToken of [undefined, false]) {
+      const { svc, saved: dirsSaved, tokenAsked } = service();
+      const preview = await svc.preview(input([101], false, includeToken));
+      expect(preview.files.map((f) => f.path)).not.toContain('proxmox-token');
+      expect(JSON.stringify(preview)).not.toContain(TOKEN_SECRET);
+      expect(preview.readme).toContain('--from-file=token=$HOME/.config/proxmox-token');
+      await svc.save(input([101], false, includeToken));
+      const files = saved(dirsSaved[0]!);
+      expect(files.map(([path]) => path)).not.toContain('proxmox-token');
+      expect(files.filter(([, text]) => text.includes(TOKEN_SECRET))).toEqual([]);
+      expect(tokenAsked).toEqual([]);
+    }
+    const { svc, tokenAsked } = service();
+    const refused = await svc.preview(input([101, 103], false, true));
+    expect(refused.files).toEqual([]);
+    expect(tokenAsked).toEqual([]);
+  });
+
+  it('a token the app cannot give is said in words, and nothing is written', async () => {
+    const saver: FolderSaver = {
+      saveFolder: async () => {
+        throw new Error('must not be called');
+      },
+    };
+    const failing = createHandoffService({
+      profile: () => profile,
+      inventory: { snapshot: () => snapshot },
+      keptSeed: async (_c, uid) => kept[uid],
+      credentials: { has: () => false, fill: async (_c, _u, _n, t) => t },
+      settings: () => defaultSettings,
+      tokenLine: async () => {
+        throw new AppError('permanent', 'The token secret of cluster "Lab one" is not available.', "Enter it again in the cluster's settings.");
+      },
+      saver,
+      readPinnedPem: async () => '',
+    });
+    await expect(failing.preview(input([101], false, true))).rejects.toThrow(/not available/);
+    await expect(failing.save(input([101], false, true))).rejects.toThrow(/not available/);
   });
 
   it('never writes into an existing folder', async () => {

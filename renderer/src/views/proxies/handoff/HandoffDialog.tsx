@@ -2,11 +2,13 @@
  * Issue 26: Hand to Kubernetes… on the Proxies selection (one cluster). Main
  * builds the bundle (handoff.preview): the refusals in words, or the files by
  * name with the ones holding a secret marked, and the README. Save writes a
- * new folder (handoff.save). Release, after the user ticks that the bundle is
+ * new folder (handoff.save); the API token goes in as `proxmox-token` only
+ * when its box is ticked and its own warning accepted (TokenConsent.tsx).
+ * Release, after the user ticks that the bundle is
  * saved, empties each proxy's mark's uid (one task each, handoff.release);
  * Undo takes back the selected proxies that were handed off (handoff.undo).
  */
-import { useState } from 'react';
+import { useId, useState } from 'react';
 import type { HandoffInput } from '../../../../../shared/channels/handoff';
 import type { AppErrorValue } from '../../../../../shared/errors';
 import { Dialog } from '../../../components/common/Dialog';
@@ -15,6 +17,7 @@ import { Field } from '../../../components/common/Field';
 import { useDebouncedAnswer } from '../../../components/common/debounced-answer';
 import type { ProxyRow } from '../rows';
 import { CredentialsConsent, useCredentialsAcknowledged } from '../exports/CredentialsConsent';
+import { TokenConsent } from './TokenConsent';
 import { providerSlug, requestHandoffPreview, requestHandoffSave, requestRelease, requestUndo, useHandoffDialog } from './handoff-store';
 import './handoff.css';
 
@@ -28,6 +31,9 @@ export function HandoffDialog({ rows }: { rows: ProxyRow[] }) {
   const [provider, setProvider] = useState(providerSlug(rows[0]?.clusterName ?? ''));
   const [includeCredentials, setIncludeCredentials] = useState(false);
   const [asking, setAsking] = useState(false);
+  const [includeToken, setIncludeToken] = useState(false);
+  const [askingToken, setAskingToken] = useState(false);
+  const tokenHelp = useId();
   const [status, setStatus] = useState<{ text?: string; error?: AppErrorValue }>();
   const [confirmed, setConfirmed] = useState(false);
   const handed = rows.filter((r) => r.handedOff);
@@ -35,7 +41,7 @@ export function HandoffDialog({ rows }: { rows: ProxyRow[] }) {
   const providerProblem = PROVIDER_NAME.test(provider) ? undefined : 'Lowercase letters, digits and dashes, like proxmox-home.';
   const input: HandoffInput | undefined =
     clusterIds.length === 1 && toHand.length > 0 && !providerProblem
-      ? { clusterId, vmids: toHand.map((r) => r.vmid), providerName: provider, includeCredentials: includeCredentials && acknowledged }
+      ? { clusterId, vmids: toHand.map((r) => r.vmid), providerName: provider, includeCredentials: includeCredentials && acknowledged, includeToken }
       : undefined;
   const preview = useDebouncedAnswer(input, requestHandoffPreview);
 
@@ -113,6 +119,36 @@ export function HandoffDialog({ rows }: { rows: ProxyRow[] }) {
             onDecline={() => {
               setAsking(false);
               setIncludeCredentials(false);
+            }}
+          />
+        )}
+        <label>
+          <input
+            type="checkbox"
+            checked={includeToken || askingToken}
+            aria-describedby={tokenHelp}
+            onChange={(e) => {
+              setAskingToken(e.target.checked);
+              if (!e.target.checked) setIncludeToken(false);
+            }}
+          />{' '}
+          Include the API token as a file (0600)
+        </label>
+        <p id={tokenHelp} className="muted handoff-option-help">
+          {includeToken
+            ? 'The bundle holds proxmox-token, the token itself: create the Secret from it, then delete it.'
+            : 'Left out, the bundle holds no token: its README says where to write the token’s one line for the Secret.'}
+        </p>
+        {askingToken && (
+          <TokenConsent
+            clusterName={rows[0]?.clusterName ?? 'this cluster'}
+            onAccept={() => {
+              setAskingToken(false);
+              setIncludeToken(true);
+            }}
+            onDecline={() => {
+              setAskingToken(false);
+              setIncludeToken(false);
             }}
           />
         )}
