@@ -88,6 +88,14 @@ describe.skipIf(skipReason !== undefined)('the official API schema', () => {
       ['POST', '/nodes/pv1-1/qemu/500/status/start', form],
       ['GET', '/nodes/pv1-1/qemu/500/status/current'],
       ['GET', '/nodes/pv1-1/qemu/500/agent/network-get-interfaces'],
+      // Issue 25: a snapshot's whole life on the running VM (rollback starts it again).
+      ['POST', '/nodes/pv1-1/qemu/500/snapshot', { form: { snapname: 'walk-1', description: 'before a change', vmstate: 0 } }],
+      ['GET', '/nodes/pv1-1/qemu/500/snapshot'],
+      ['GET', '/nodes/pv1-1/qemu/500/snapshot/walk-1'],
+      ['GET', '/nodes/pv1-1/qemu/500/snapshot/walk-1/config'],
+      ['PUT', '/nodes/pv1-1/qemu/500/snapshot/walk-1/config', { form: { description: 'kept' } }],
+      ['POST', '/nodes/pv1-1/qemu/500/snapshot/walk-1/rollback', { form: { start: 1 } }],
+      ['DELETE', '/nodes/pv1-1/qemu/500/snapshot/walk-1', { query: { force: 0 } }],
       // Issue 16: resume (of a running VM: a no-op task), reboot, then a clean shutdown, as the core sends them.
       ['POST', '/nodes/pv1-1/qemu/500/status/resume', form],
       ['POST', '/nodes/pv1-1/qemu/500/status/reboot', { form: { timeout: 30 } }],
