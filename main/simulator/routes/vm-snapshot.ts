@@ -153,7 +153,7 @@ function remove(req: RouteRequest): string {
           if (snap.parent) other.parent = snap.parent;
           else delete other.parent;
         }
-      delete vm.snapshots![name];
+      vm.snapshots = Object.fromEntries(Object.entries(vm.snapshots ?? {}).filter(([k]) => k !== name));
     } finally {
       dropLock(req, vm);
     }
