@@ -42,8 +42,7 @@ function checkName(name: string): void {
 /** `{snapname}` of the path, or the create's form field. */
 const snapnameOf = (req: RouteRequest): string => req.path.snapname ?? req.params.snapname!;
 
-const failure = (name: Parameters<typeof message>[0], snapname: string) =>
-  new TaskFailure(message(name, { 'before-change': snapname }));
+const failure = (name: Parameters<typeof message>[0], snapname: string) => new TaskFailure(message(name, { 'before-change': snapname }));
 
 /** AbstractConfig.pm check_lock: any lock refuses ("VM is locked (<lock>)"). */
 function checkLock(vm: SimVm): void {
