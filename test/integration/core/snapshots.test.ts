@@ -12,6 +12,8 @@ import { simProvider, variantProvider, type SimProvider } from './sim-provider';
 
 const GiB = 1024 ** 3;
 const UID = '5e2b1c4d-7a8f-4e3b-9c1d-0f2e3a4b5c6d';
+/** May snapshot, not power the VM (qemu-server 7ba9640b: 9.2 checks VM.PowerMgmt for a rollback with start). */
+const SNAPPER = { tokenId: 'snapper@pve!snap', acl: { '/': ['VM.Audit', 'VM.Snapshot', 'Datastore.Audit', 'Sys.Audit'] } };
 
 function dataset(): ClusterDefinition {
   const d = minimalCluster();
@@ -38,7 +40,14 @@ describe.each(PVE_VERSIONS)('Proxmox VE %s', (version: PveVersion) => {
   let provider: Provider;
   let nextVmid = 160000;
   beforeAll(async () => {
-    env = await simProvider({ version, dataset: dataset(), tokenName: 'admin', timeScale: 0.001, agentDelayMs: 0 });
+    env = await simProvider({
+      version,
+      dataset: dataset(),
+      tokenName: 'admin',
+      timeScale: 0.001,
+      agentDelayMs: 0,
+      tokens: { snapper: SNAPPER },
+    });
     provider = env.provider;
   });
   afterAll(async () => env?.close());
@@ -162,6 +171,27 @@ describe.each(PVE_VERSIONS)('Proxmox VE %s', (version: PveVersion) => {
       expect(r.hint).toContain('Grant VM.Snapshot');
     } finally {
       await operator.close();
+    }
+  });
+
+  it(`a rollback that starts the VM needs VM.PowerMgmt ${version === '9.2' ? 'too (9.2)' : 'not (before 9.1.10)'}`, async () => {
+    const { id, vmid } = place();
+    const creds = env.sim.tokens.snapper!;
+    const snapper = variantProvider(env.sim, { token: { kind: 'secret', tokenId: creds.tokenId, secret: () => creds.secret } });
+    try {
+      const made = await snapper.provider.createSnapshot(id, { kind: 'userdata', change: 'new user-data' });
+      const started = snapper.provider.rollbackSnapshot(id, made.name, { start: true });
+      if (version === '9.2') {
+        const r = await refusal(started);
+        expect(r).toMatchObject({ kind: 'permanent', code: 'missing-privilege' });
+        expect(r.message).toContain('VM.PowerMgmt');
+        expect(env.sim.state.vm(vmid)!.power).toBe('stopped');
+      } else {
+        await started;
+        expect(env.sim.state.vm(vmid)!.power).toBe('running');
+      }
+    } finally {
+      await snapper.close();
     }
   });
 });
