@@ -184,6 +184,12 @@ describe.skipIf(skipReason !== undefined)('the official API schema', () => {
       await wait(await client.start('pv1-1', 501));
       await client.vmStatus('pv1-1', 501);
       await client.agentNetworkInterfaces('pv1-1', 501);
+      // Issue 25: the snapshot seam (snapshot-api.ts), as the core sends it.
+      await wait(await client.createSnapshot('pv1-1', 501, { snapname: 'egressdesk-20261202-155200-rotate', description: 'before' }));
+      await client.snapshots('pv1-1', 501);
+      await client.snapshotConfig('pv1-1', 501, 'egressdesk-20261202-155200-rotate');
+      await wait(await client.rollbackSnapshot('pv1-1', 501, 'egressdesk-20261202-155200-rotate', { start: 1 }));
+      await wait(await client.deleteSnapshot('pv1-1', 501, 'egressdesk-20261202-155200-rotate'));
       await client.network('pv1-1', 'bridge');
       await client.permissions('/storage/proxy-seeds');
       await wait(await client.resume('pv1-1', 501));
