@@ -135,6 +135,15 @@ describe.each(PVE_VERSIONS)('Proxmox VE %s', (version: PveVersion) => {
     expect(changing(since)).toEqual([]);
   });
 
+  it('never stores a known secret in the snapshot’s description (sentinel)', async () => {
+    const { id, vmid } = place();
+    const secret = env.sim.tokens.admin!.secret;
+    const made = await provider.createSnapshot(id, { kind: 'rotate', change: `token ${secret} replaced` });
+    const stored = env.sim.state.vm(vmid)!.snapshots![made.name]!.description!;
+    expect(stored).toContain('Taken by Egress Desk before a credential rotation: token');
+    expect(stored).not.toContain(secret);
+  });
+
   it('refuses a locked VM as transient, naming the lock', async () => {
     const { id, vmid } = place();
     env.sim.faults.holdLock(vmid, 'backup');

@@ -15,16 +15,15 @@
  * the VM's current description (AbstractConfig.pm __snapshot_apply_config), so the mark survives it; it stops a
  * running VM first (QemuConfig.pm __snapshot_rollback_vm_stop) and starts it again only when asked (`start`).
  */
-import { TaskFailedError } from '../../pve/failures';
 import { snapshotApiOf, type SnapshotApi } from '../../pve/snapshot-api';
 import type { CallOptions, CoreContext } from '../calls/context';
 import { stepReporter, type StepReporter } from '../calls/progress';
 import { runTaskStep } from '../calls/task-step';
 import type { Wanted } from '../cluster/ownership';
 import { resolveVm } from '../cluster/resources';
-import { goneError, lockedError, readConfigOrGone, refuseIfNotTheOne } from '../cluster/vm-lookup';
+import { goneError, readConfigOrGone, refuseIfNotTheOne } from '../cluster/vm-lookup';
 import { toProviderError } from '../rules/classify';
-import { notFound, ProviderError, type SnapshotOp } from '../rules/errors';
+import { ProviderError, type SnapshotOp } from '../rules/errors';
 import { parseProviderId } from '../rules/ids';
 import {
   diskVerdict,
@@ -36,20 +35,12 @@ import {
   type DiskSnapshotVerdict,
   type SnapshotKind,
 } from '../rules/snapshots';
+import { refuseIfNotOurs, SNAPSHOT_CODES, taskRefusal } from '../rules/snapshot-refusals';
+
+export { SNAPSHOT_CODES } from '../rules/snapshot-refusals';
 
 export const snapshotSteps = ['lookup', 'snapshot', 'rollback', 'delete-snapshot'] as const;
 export type SnapshotStep = (typeof snapshotSteps)[number];
-
-/** The ProviderError codes a caller can act on. */
-export const SNAPSHOT_CODES = {
-  /** A disk cannot snapshot: say so and ask whether to go on without one. */
-  unsupported: 'snapshot-unsupported',
-  nameTaken: 'snapshot-name-taken',
-  /** Not one of the app's snapshots: listed, never rolled back or deleted here. */
-  notOurs: 'snapshot-not-ours',
-  incomplete: 'snapshot-incomplete',
-  notTheOne: 'not-the-one',
-} as const;
 
 export interface SnapshotOptions extends CallOptions {
   /** The UID in the mark the caller saw. */
@@ -106,43 +97,6 @@ function apiOf(ctx: CoreContext): SnapshotApi {
   if (!api)
     throw new ProviderError('permanent', 'This Proxmox connection cannot handle snapshots.', undefined, undefined, 'Update Egress Desk.');
   return api;
-}
-
-/** Proxmox's task words, in plain words with what to do. */
-function taskRefusal(e: unknown, vmid: number, name: string): unknown {
-  if (!(e instanceof TaskFailedError)) return e;
-  const text = e.exitstatus;
-  if (/snapshot feature is not available/.test(text))
-    return new ProviderError(
-      'permanent',
-      `Proxmox cannot snapshot VM ${vmid}: a disk is on a storage or in a format without snapshots (Proxmox: ${text}).`,
-      undefined,
-      undefined,
-      'Move the disk to LVM-thin, ZFS, Ceph RBD or a qcow2 image, or go on without a snapshot.',
-      SNAPSHOT_CODES.unsupported,
-    );
-  if (/already used/.test(text))
-    return new ProviderError(
-      'permanent',
-      `VM ${vmid} already has a snapshot named ${name} (Proxmox: ${text}).`,
-      undefined,
-      undefined,
-      'Wait a second and take it again: the name carries the time.',
-      SNAPSHOT_CODES.nameTaken,
-    );
-  const lock = /is locked \(([^)]+)\)/.exec(text);
-  if (lock) return lockedError(vmid, lock[1]!);
-  if (/does not exist/.test(text)) return notFound(`VM ${vmid} has no snapshot named ${name} (Proxmox: ${text}); refresh the list.`);
-  if (/incomplete snapshot/.test(text))
-    return new ProviderError(
-      'permanent',
-      `Snapshot ${name} of VM ${vmid} is incomplete (Proxmox: ${text}).`,
-      undefined,
-      undefined,
-      'Delete it and take a new one.',
-      SNAPSHOT_CODES.incomplete,
-    );
-  return e;
 }
 
 /** Whether every disk of a VM found can snapshot (reads its config and its node's storages). */
@@ -210,18 +164,6 @@ export async function createSnapshotAt(
     throw taskRefusal(e, at.vmid, name);
   }
   return { ...at, name, message: `snapshot ${name} taken` };
-}
-
-function refuseIfNotOurs(vmid: number, name: string): void {
-  if (ownSnapshot(name)) return;
-  throw new ProviderError(
-    'permanent',
-    `Snapshot ${name} of VM ${vmid} was not taken by Egress Desk; nothing was sent.`,
-    undefined,
-    undefined,
-    'Roll back or delete it in the Proxmox UI if you mean to.',
-    SNAPSHOT_CODES.notOurs,
-  );
 }
 
 /** Rolls a VM found back to one of the app's snapshots; Proxmox stops a running VM first, `start` starts it after. */

@@ -18,6 +18,8 @@
  * not judged here: the app says it does not know rather than guessing.
  */
 
+import { redactSecrets } from '../../../log/secrets';
+
 export const SNAPSHOT_PREFIX = 'egressdesk-';
 /** What the snapshot was taken before: a reconfigure, a user-data change, a migrate, a credential rotation. */
 export const SNAPSHOT_KINDS = ['reconfigure', 'userdata', 'migrate', 'rotate'] as const;
@@ -45,7 +47,8 @@ export function ownSnapshot(name: string): { kind: SnapshotKind; takenAt: Date }
   if (!SNAPSHOT_KINDS.includes(kind)) return undefined;
   const [y, mo, d, h, mi, s] = m.slice(1, 7).map(Number) as [number, number, number, number, number, number];
   const takenAt = new Date(Date.UTC(y, mo - 1, d, h, mi, s));
-  return Number.isNaN(takenAt.getTime()) ? undefined : { kind, takenAt };
+  // Date.UTC rolls month 13 into the next year: only a name that is its own time's name is the app's.
+  return !Number.isNaN(takenAt.getTime()) && snapshotName(kind, takenAt) === name ? { kind, takenAt } : undefined;
 }
 
 /** The description the app gives its snapshot: what change it is kept for. */
@@ -53,7 +56,8 @@ export function snapshotDescription(kind: SnapshotKind, change: string): string 
   const before = { reconfigure: 'a reconfigure', userdata: 'a user-data change', migrate: 'a migrate', rotate: 'a credential rotation' }[
     kind
   ];
-  return `Taken by Egress Desk before ${before}: ${change}`.slice(0, 8192);
+  // Stored in Proxmox's config: a known secret that slipped into the words never goes with it.
+  return redactSecrets(`Taken by Egress Desk before ${before}: ${change}`).slice(0, 8192);
 }
 
 const DRIVE_KEY = /^(ide|sata|scsi|virtio)\d+$|^efidisk0$|^tpmstate0$/;
