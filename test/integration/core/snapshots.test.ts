@@ -144,6 +144,22 @@ describe.each(PVE_VERSIONS)('Proxmox VE %s', (version: PveVersion) => {
     expect(stored).not.toContain(secret);
   });
 
+  it('a snapshot task that never ends is transient once its budget is spent, and says so', async () => {
+    const { id, vmid } = place();
+    const creds = env.sim.tokens.admin!;
+    const token = { kind: 'secret' as const, tokenId: creds.tokenId, secret: () => creds.secret };
+    const short = variantProvider(env.sim, { token, budgets: { snapshotMs: 100 } });
+    const removeHang = env.sim.faults.hangTask({ type: 'qmsnapshot', id: vmid }, 1);
+    try {
+      const r = await refusal(short.provider.createSnapshot(id, { kind: 'reconfigure', change: 'x' }));
+      expect(r.kind).toBe('transient');
+      expect(r.message).toMatch(/qmsnapshot|task/i);
+    } finally {
+      removeHang();
+      await short.close();
+    }
+  });
+
   it('refuses a locked VM as transient, naming the lock', async () => {
     const { id, vmid } = place();
     env.sim.faults.holdLock(vmid, 'backup');
