@@ -18,7 +18,9 @@
  * - Rollback stops a running VM hard first (QemuConfig.pm __snapshot_rollback_vm_stop: vm_stop with a 5 s timeout),
  *   starts it again when the snapshot has RAM (`vmstate`) or `start=1` asked.
  * - Not modelled: `vmstate=1`'s state volume allocation and the agent's freeze (the simulator records `vmstate` only),
- *   replication snapshots, `force`'s partial deletes (every volume deletes), check_non_migratable_resources.
+ *   replication snapshots, `force`'s partial deletes (every volume deletes), check_non_migratable_resources, and
+ *   9.x's refusal to delete the top-most snapshot of a running VM's qcow2 TPM state on a `snapshot-as-volume-chain`
+ *   storage (API2/Qemu.pm assert_tpm_snapshot_delete_possible).
  */
 import type { Route, RouteRequest } from '../context';
 import { paramError, textError, vmLocked } from '../errors';
