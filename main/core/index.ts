@@ -47,6 +47,23 @@ export {
   type VmConsole,
 } from './provider/operations/console';
 export { notesOf, setNotes, NOTES_CODES, type NotesChange, type VmNotes } from './provider/operations/notes';
+export {
+  createSnapshotAt,
+  deleteSnapshotAt,
+  listSnapshotsAt,
+  rollbackSnapshotAt,
+  snapshotSupportAt,
+  SNAPSHOT_CODES,
+  snapshotSteps,
+  type SnapshotListing,
+  type SnapshotOptions,
+  type SnapshotPlan,
+  type SnapshotResult,
+  type SnapshotStep,
+  type SnapshotSupport,
+  type VmSnapshot,
+} from './provider/operations/snapshots';
+export { ownSnapshot, snapshotName, SNAPSHOT_KINDS, type DiskSnapshotVerdict, type SnapshotKind } from './provider/rules/snapshots';
 export { setMarkUid, withMarkUid, MARK_UID_CODES, type MarkUidChange, type MarkUidResult, type SeedStamp } from './provider/operations/mark-uid';
 export { MAX_DESCRIPTION, tagProblem } from './provider/rules/notes';
 export {
@@ -127,6 +144,7 @@ export { ClassifiedError, TlsVerificationError, TokenFileError, TransportError }
 export { DEFAULT_REQUESTS_PER_NODE } from './pve/node-gate';
 export { DEFAULT_PACE, type PaceOptions } from './pve/pace';
 export { RrdMissingError, type NodeRrdRow, type RrdApi, type VmRrdRow } from './pve/rrd-api';
+export type { SnapshotApi, SnapshotEntry } from './pve/snapshot-api';
 export { AgentNetworkSchema, ClusterResourcesSchema, VmConfigSchema, type ClusterResource, type StorageEntry } from './pve/schemas';
 export type { TlsChoice } from './pve/tls-choice';
 export { readToken, type TokenSource } from './pve/token';

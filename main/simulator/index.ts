@@ -62,6 +62,9 @@ export const DEFAULT_TASK_DURATIONS: Record<TaskKind, number> = {
   qmshutdown: 2000,
   qmreboot: 2000,
   qmresume: 500,
+  qmsnapshot: 1500,
+  qmrollback: 1500,
+  qmdelsnapshot: 1000,
 };
 
 /** The SANs of the simulator's certificate; the DNS name does not resolve, for server-name override tests. */

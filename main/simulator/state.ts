@@ -36,6 +36,23 @@ export interface SimVm {
   createdAt?: number;
   /** Every change between up and down since the simulator started, oldest first: the RRD model's power history. */
   powerLog: { at: number; up: boolean }[];
+  /** The config's `[snapname]` sections (issue 25, snapshots.ts), by name. */
+  snapshots?: Record<string, SimSnapshot>;
+  /** The config's `parent`: the snapshot the current state descends from (AbstractConfig.pm __snapshot_commit). */
+  parent?: string;
+}
+
+/** One `[snapname]` section: the config as it was (__snapshot_copy_config), with snaptime, description, parent. */
+export interface SimSnapshot {
+  config: Record<string, string | number>;
+  /** Epoch seconds. */
+  snaptime: number;
+  description?: string;
+  parent?: string;
+  /** The RAM state volume, for a snapshot taken with `vmstate=1` of a running VM. */
+  vmstate?: string;
+  /** `prepare` while the create runs, `delete` while a delete runs. */
+  snapstate?: 'prepare' | 'delete';
 }
 
 export interface SimIso {

@@ -66,6 +66,13 @@ export const TEXT_FIXTURES = {
   pausedCannotShutdown: 'sim_err_paused_cannot_shutdown',
   vmNotRunningPower: 'sim_err_vm_not_running',
   shutdownTimeout: 'sim_task_shutdown_timeout',
+  // Issue 25: snapshots (pve-guest-common AbstractConfig.pm, qemu-server API2/Qemu.pm; snapshots.ts).
+  snapshotUnavailable: 'sim_err_snapshot_unavailable',
+  snapshotNameUsed: 'sim_err_snapshot_name_used',
+  snapshotMissing: 'sim_err_snapshot_missing',
+  snapshotReserved: 'sim_err_snapshot_reserved',
+  snapshotIncomplete: 'sim_err_snapshot_incomplete',
+  snapshotTemplate: 'sim_err_snapshot_template',
 } as const;
 
 export type TextName = keyof typeof TEXT_FIXTURES;

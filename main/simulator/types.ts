@@ -17,14 +17,25 @@ export type TaskKind =
   // Issue 16: a guest's clean shutdown (ACPI or agent), a reboot's shutdown half, a resume.
   | 'qmshutdown'
   | 'qmreboot'
-  | 'qmresume';
+  | 'qmresume'
+  // Issue 25: snapshots (qemu-server API2/Qemu.pm snapshot, rollback, delsnapshot fork these).
+  | 'qmsnapshot'
+  | 'qmrollback'
+  | 'qmdelsnapshot';
 
 /** How a VM looks to an observer: paused lists as running (F14), hibernated is stopped with `lock: suspended`. */
 export type VmPowerState = 'running' | 'stopped' | 'paused' | 'prelaunch' | 'hibernated';
 
 export interface StorageDefinition {
   storage: string;
-  type: 'lvmthin' | 'dir' | 'nfs';
+  /** Issue 25 adds `lvm` (thick), `zfspool` and `rbd`, for what can snapshot (snapshots.ts). */
+  type: 'lvmthin' | 'dir' | 'nfs' | 'lvm' | 'zfspool' | 'rbd';
+  /**
+   * storage.cfg's `snapshot-as-volume-chain` (pve-storage 9.0 on, LVMPlugin/DirPlugin/NFSPlugin options): qcow2
+   * volumes on `lvm`, snapshots as a chain of volumes. The simulator reads the format from the volume's name, as
+   * LVMPlugin parse_volname does (`.qcow2` suffix), so the option only says which storages may hold such volumes.
+   */
+  snapshotAsVolumeChain?: boolean;
   /** Comma list as Proxmox writes it: `images,rootdir`, `iso,vztmpl,backup`, `iso`. */
   content: string;
   totalBytes: number;

@@ -47,6 +47,11 @@
  *   every release; qemu-server bc1a5860 (8.0.4) adds `mapped-resources`, 0f55e8be (8.3.9) `mapped-resource-info`,
  *   dc76a590 (9.0.10, fix #5180) `has-dbus-vmstate` (debian/changelog bumps after each).
  *
+ * - rollbackStartNeedsPowerMgmt (issue 25): POST …/snapshot/{snapname}/rollback with `start=1` checks VM.PowerMgmt on
+ *   /vms/{vmid} before the task (qemu-server 7ba9640b "api: snapshot: rollback: check VM.PowerMgmt up front when
+ *   starting", 2026-04-30, released in 9.1.10; not on stable-bookworm or stable-7). The `start` parameter itself is
+ *   on all three (76b29aaf, "fix #4228", 7.2-7).
+ *
  * Not a difference: the guest agent's refusal (`{result: {error: {class,
  * desc}}}` at 200) has the same shape on all three (qemu-server 1928c201,
  * 5.0-22; PVE/API2/Qemu/Agent.pm returns `{result => $res}` on stable-7,
@@ -83,6 +88,8 @@ export interface VersionProfile {
    * bridges": 8.0 on). 7.4 lists every bridge to anyone.
    */
   bridgeAcl: boolean;
+  /** A rollback with `start=1` also needs VM.PowerMgmt (issue 25, snapshots). */
+  rollbackStartNeedsPowerMgmt: boolean;
 }
 
 const row = (
@@ -101,6 +108,7 @@ const row = (
     | 'rrdFormat'
     | 'migratePreconditionExtras'
     | 'bridgeAcl'
+    | 'rollbackStartNeedsPowerMgmt'
   >,
 ): VersionProfile => ({ release, version: { release, version, repoid }, pveversion: `pve-manager/${version}/${repoid}`, ...since });
 
@@ -116,6 +124,7 @@ export const VERSION_PROFILES: Record<PveVersion, VersionProfile> = {
     rrdFormat: 'pve2',
     migratePreconditionExtras: [],
     bridgeAcl: false,
+    rollbackStartNeedsPowerMgmt: false,
   }),
   '8.4': row('8.4', '8.4.21', '2606ac850d46da29', {
     resizeIsTask: true,
@@ -128,6 +137,7 @@ export const VERSION_PROFILES: Record<PveVersion, VersionProfile> = {
     rrdFormat: 'pve2',
     migratePreconditionExtras: ['mapped-resources', 'mapped-resource-info'],
     bridgeAcl: true,
+    rollbackStartNeedsPowerMgmt: false,
   }),
   '9.2': row('9.2', '9.2.20', '49318c671b82f31e', {
     resizeIsTask: true,
@@ -140,6 +150,7 @@ export const VERSION_PROFILES: Record<PveVersion, VersionProfile> = {
     rrdFormat: 'pve-9.0',
     migratePreconditionExtras: ['mapped-resources', 'mapped-resource-info', 'has-dbus-vmstate'],
     bridgeAcl: true,
+    rollbackStartNeedsPowerMgmt: true,
   }),
 };
 

@@ -25,6 +25,18 @@ import { migrate, type MigrateOptions, type MigrateResult } from './operations/m
 import { reconfigure, type ReconfigureChange, type ReconfigureOptions, type ReconfigureResult } from './operations/reconfigure';
 import { recreate, type RecreateOptions, type RecreateResult } from './operations/recreate';
 import { parseProfile, type ProfileInput } from './rules/profile';
+import {
+  createSnapshot,
+  deleteSnapshot,
+  listSnapshots,
+  rollbackSnapshot,
+  snapshotSupport,
+  type SnapshotListing,
+  type SnapshotOptions,
+  type SnapshotPlan,
+  type SnapshotResult,
+  type SnapshotSupport,
+} from './operations/snapshots';
 
 export interface ProviderDeps {
   api: PveApi;
@@ -83,6 +95,16 @@ export interface Provider {
   taskHistory(id: string, options?: TaskHistoryOptions): Promise<TaskHistory>;
   /** Issue 23 (task-history.ts): a page of the log of one of the VM's tasks. */
   taskHistoryLog(vmid: number, upid: string, range?: { start?: number; limit?: number }, options?: CallOptions): Promise<TaskLogPage>;
+  /** Issue 25 (snapshots.ts): whether every disk of the VM can snapshot, the ones that cannot named in words. */
+  snapshotSupport(id: string, options?: SnapshotOptions): Promise<SnapshotSupport>;
+  /** Issue 25 (snapshots.ts): the VM's snapshots, oldest first, the app's own recognised by name. */
+  snapshots(id: string, options?: SnapshotOptions): Promise<SnapshotListing>;
+  /** Issue 25 (snapshots.ts): take the app's snapshot before a change (refused in words when a disk cannot). */
+  createSnapshot(id: string, plan: SnapshotPlan, options?: SnapshotOptions): Promise<SnapshotResult>;
+  /** Issue 25 (snapshots.ts): roll back to one of the app's snapshots (stops a running VM; `start` starts it after). */
+  rollbackSnapshot(id: string, name: string, options?: SnapshotOptions & { start?: boolean }): Promise<SnapshotResult>;
+  /** Issue 25 (snapshots.ts): delete one of the app's snapshots. */
+  deleteSnapshot(id: string, name: string, options?: SnapshotOptions): Promise<SnapshotResult>;
 }
 
 const defaultSeed: SeedBuilder = { buildSeedIso, seedIsoName, seedVolumeId };
@@ -119,5 +141,10 @@ export function createProvider(profile: ProfileInput, deps: ProviderDeps): Provi
     setMarkUid: (id, change, options) => setMarkUid(ctx, id, change, options),
     taskHistory: (id, options) => taskHistoryOf(ctx, id, options),
     taskHistoryLog: (vmid, upid, range, options) => historyLogOf(ctx, vmid, upid, range, options),
+    snapshotSupport: (id, options) => snapshotSupport(ctx, id, options),
+    snapshots: (id, options) => listSnapshots(ctx, id, options),
+    createSnapshot: (id, plan, options) => createSnapshot(ctx, id, plan, options),
+    rollbackSnapshot: (id, name, options) => rollbackSnapshot(ctx, id, name, options),
+    deleteSnapshot: (id, name, options) => deleteSnapshot(ctx, id, name, options),
   };
 }

@@ -10,6 +10,7 @@ import { AgentRefusedError, type CallSite } from './failures';
 import { templateBuildMethods, type TemplateBuildApi } from './build-api';
 import { isoUploadBody } from './multipart';
 import { rrdMethods, type RrdApi } from './rrd-api';
+import { snapshotMethods, type SnapshotApi } from './snapshot-api';
 import { fillPath } from './path';
 import * as S from './schemas';
 import { createTransport, exchangeOptions, type Exchange, type Transport, type TransportOptions } from './transport';
@@ -17,7 +18,8 @@ import { createTransport, exchangeOptions, type Exchange, type Transport, type T
 export type PveClientOptions = TransportOptions;
 export type PveClient = PveApi &
   TemplateBuildApi &
-  RrdApi & {
+  RrdApi &
+  SnapshotApi & {
     /** The most requests that were in flight at once, per node (the per-node limit holds them to maxRequestsPerNode). */
     peakRequestsPerNode(): Record<string, number>;
     /** Per node, requests that waited for the pace (pace.ts); GETs that shared an identical one (single-flight.ts). */
@@ -250,6 +252,8 @@ export function createPveClient(options: PveClientOptions): PveClient {
     ...templateBuildMethods(call),
     // Issue 15: Proxmox's RRD history (rrd-api.ts).
     ...rrdMethods(call),
+    // Issue 25: a VM's snapshots (snapshot-api.ts).
+    ...snapshotMethods(call),
     apiNode,
     beginOperation: () => {
       // The pace counts calls that name no node against the node that answers them: learn it at the first create.

@@ -11,6 +11,7 @@ import { vmCloneRoutes } from './vm-clone';
 import { vmConfigRoutes } from './vm-config';
 import { vmMigrateRoutes } from './vm-migrate';
 import { vmPowerRoutes } from './vm-power';
+import { vmSnapshotRoutes } from './vm-snapshot';
 
 export const allRoutes: readonly Route[] = [
   ...clusterRoutes,
@@ -19,6 +20,7 @@ export const allRoutes: readonly Route[] = [
   ...storageRoutes,
   ...vmConfigRoutes,
   ...vmPowerRoutes,
+  ...vmSnapshotRoutes,
   ...vmCloneRoutes,
   ...vmMigrateRoutes,
   ...vmAgentRoutes,

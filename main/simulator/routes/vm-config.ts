@@ -16,6 +16,7 @@ import type { Route, RouteRequest } from '../context';
 import { fieldText, paramError, pveError, vmLocked } from '../errors';
 import { isTrue, optBool, optInt, optStr, type ParamSpec } from '../params';
 import { isUp, type SimVm } from '../state';
+import { snapshotConfigAnswer } from '../snapshots';
 import { requireVm, vmOf, vmPathParams } from './vm-common';
 
 const TAG = /^[a-z0-9_][a-z0-9_\-+.]*$/;
@@ -133,8 +134,9 @@ function storedDescription(raw: string): string {
 }
 
 /** The digest a GET answers (pending values included), so a client's read-then-write compares like Proxmox's. */
-function viewOf(vm: SimVm): Record<string, unknown> {
+export function viewOf(vm: SimVm): Record<string, unknown> {
   const out: Record<string, unknown> = { ...vm.config, ...vm.pending };
+  if (vm.parent) out.parent = vm.parent;
   if (vm.template) out.template = 1;
   if (vm.lock) out.lock = vm.lock;
   return out;
@@ -174,7 +176,10 @@ export const vmConfigRoutes: Route[] = [
       const vm = vmOf(req);
       // Without `current=1` Proxmox answers the pending values (API2/Qemu.pm vm_config: "Get current values (instead of pending values)").
       const current = req.params.current === '1' || req.params.current === 'true';
+      // `snapshot=<name>`: that section's config (QemuServer.pm vm_config "Fetch config values from given snapshot").
+      if (req.params.snapshot !== undefined) return snapshotConfigAnswer(vm, req.params.snapshot);
       const out: Record<string, unknown> = current ? { ...vm.config } : viewOf(vm);
+      if (current && vm.parent) out.parent = vm.parent;
       if (current && vm.template) out.template = 1;
       if (current && vm.lock) out.lock = vm.lock;
       // One digest of the file, whichever view is asked for.

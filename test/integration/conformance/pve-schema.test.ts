@@ -88,6 +88,14 @@ describe.skipIf(skipReason !== undefined)('the official API schema', () => {
       ['POST', '/nodes/pv1-1/qemu/500/status/start', form],
       ['GET', '/nodes/pv1-1/qemu/500/status/current'],
       ['GET', '/nodes/pv1-1/qemu/500/agent/network-get-interfaces'],
+      // Issue 25: a snapshot's whole life on the running VM (rollback starts it again).
+      ['POST', '/nodes/pv1-1/qemu/500/snapshot', { form: { snapname: 'walk-1', description: 'before a change', vmstate: 0 } }],
+      ['GET', '/nodes/pv1-1/qemu/500/snapshot'],
+      ['GET', '/nodes/pv1-1/qemu/500/snapshot/walk-1'],
+      ['GET', '/nodes/pv1-1/qemu/500/snapshot/walk-1/config'],
+      ['PUT', '/nodes/pv1-1/qemu/500/snapshot/walk-1/config', { form: { description: 'kept' } }],
+      ['POST', '/nodes/pv1-1/qemu/500/snapshot/walk-1/rollback', { form: { start: 1 } }],
+      ['DELETE', '/nodes/pv1-1/qemu/500/snapshot/walk-1', { query: { force: 0 } }],
       // Issue 16: resume (of a running VM: a no-op task), reboot, then a clean shutdown, as the core sends them.
       ['POST', '/nodes/pv1-1/qemu/500/status/resume', form],
       ['POST', '/nodes/pv1-1/qemu/500/status/reboot', { form: { timeout: 30 } }],
@@ -176,6 +184,12 @@ describe.skipIf(skipReason !== undefined)('the official API schema', () => {
       await wait(await client.start('pv1-1', 501));
       await client.vmStatus('pv1-1', 501);
       await client.agentNetworkInterfaces('pv1-1', 501);
+      // Issue 25: the snapshot seam (snapshot-api.ts), as the core sends it.
+      await wait(await client.createSnapshot('pv1-1', 501, { snapname: 'egressdesk-20261202-155200-rotate', description: 'before' }));
+      await client.snapshots('pv1-1', 501);
+      await client.snapshotConfig('pv1-1', 501, 'egressdesk-20261202-155200-rotate');
+      await wait(await client.rollbackSnapshot('pv1-1', 501, 'egressdesk-20261202-155200-rotate', { start: 1 }));
+      await wait(await client.deleteSnapshot('pv1-1', 501, 'egressdesk-20261202-155200-rotate'));
       await client.network('pv1-1', 'bridge');
       await client.permissions('/storage/proxy-seeds');
       await wait(await client.resume('pv1-1', 501));

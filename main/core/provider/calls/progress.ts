@@ -53,7 +53,7 @@ export type ReconfigureStep = (typeof reconfigureSteps)[number];
 export type RecreateStep = (typeof recreateSteps)[number];
 /** The provider's operations, whose steps stepsOf knows, and the template build (core/templates/build-steps.ts). */
 export type ProviderProgressOp = 'create' | 'delete' | PowerOp | 'migrate' | 'reconfigure' | 'recreate';
-export type ProgressOp = ProviderProgressOp | 'build-template';
+export type ProgressOp = ProviderProgressOp | 'build-template' | 'snapshot' | 'rollback' | 'delete-snapshot';
 export type ProviderStep = CreateStep | DeleteStep | PowerStep | MigrateStep | ReconfigureStep | RecreateStep;
 
 /** What an event tells besides its step and phase; each field only where the step has it. */

@@ -11,6 +11,8 @@ export interface Budgets {
   stopMs: number;
   destroyMs: number;
   seedDeleteMs: number;
+  /** A snapshot's create, rollback or delete task (issue 25): a thin or ZFS snapshot is instant, a qcow2 one writes metadata. */
+  snapshotMs: number;
   /** From the start task's end until status/current says running/running. */
   runningMs: number;
   /** Poll interval while a task is young: about four polls a second. */
@@ -29,6 +31,7 @@ export const defaultBudgets: Readonly<Budgets> = Object.freeze({
   stopMs: 2 * 60_000,
   destroyMs: 5 * 60_000,
   seedDeleteMs: 60_000,
+  snapshotMs: 5 * 60_000,
   runningMs: 60_000,
   youngPollMs: 250,
   youngForMs: 5_000,

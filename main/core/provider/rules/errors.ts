@@ -13,7 +13,10 @@ export type ProviderErrorKind = 'permanent' | 'transient' | 'not-found' | 'inval
 export type ProviderOp = 'create' | 'get' | 'delete' | 'list' | 'check' | 'profile' | PowerOp | DayTwoOp;
 
 /** Issue 16's other operations: migrate.ts, reconfigure.ts, recreate.ts, console.ts; issue 23's notes.ts and task-history.ts. */
-export type DayTwoOp = 'migrate' | 'reconfigure' | 'recreate' | 'console' | 'notes' | 'task-history' | 'mark';
+export type DayTwoOp = 'migrate' | 'reconfigure' | 'recreate' | 'console' | 'notes' | 'task-history' | 'mark' | SnapshotOp;
+
+/** Issue 25's snapshot operations (operations/snapshots.ts). */
+export type SnapshotOp = 'snapshot-support' | 'snapshots' | 'snapshot' | 'rollback' | 'delete-snapshot';
 
 /** Day-two power operations (issue 16, power.ts). */
 export type PowerOp = 'start' | 'shutdown' | 'stop' | 'reboot';
