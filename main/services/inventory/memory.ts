@@ -155,7 +155,11 @@ export function fileInventoryMemory(dir: string, logger: Logger): InventoryMemor
         saveFailed = false;
       } catch (e) {
         // Only the next start's cost depends on it: said once, not on every save.
-        if (!saveFailed) log.warn('inventory memory not saved: the next start reads every VM again', { cluster: clusterId, reason: (e as NodeJS.ErrnoException).code ?? String(e) });
+        if (!saveFailed)
+          log.warn('inventory memory not saved: the next start reads every VM again', {
+            cluster: clusterId,
+            reason: (e as NodeJS.ErrnoException).code ?? String(e),
+          });
         saveFailed = true;
       }
     },
