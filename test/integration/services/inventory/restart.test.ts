@@ -51,6 +51,16 @@ describe('inventory restart (issue 27)', () => {
     expect(seen(rowsOf(h))).toEqual(before);
   });
 
+  it('a crash right after the first look (no orderly stop) still restarts warm: the memory is saved at once', async () => {
+    h = await startInventory({ proxies: 10 }, { memory });
+    const crashed = h.service;
+    const stop = crashed.stop.bind(crashed);
+    crashed.stop = () => undefined; // killed: nothing saved on the way out
+    await h.restart();
+    expect(h.takeRequests()).toEqual({ [LISTING]: 1 });
+    stop();
+  });
+
   it('reads again a VM renamed, moved, resized or restarted while the app was closed, and only those', async () => {
     h = await startInventory({ proxies: 10 }, { memory });
     h.takeRequests();
