@@ -10,7 +10,8 @@
  * its agent address with the boot it belongs to (uptime and start time).
  * Nothing else: the VM's description is never kept (only the parsed mark),
  * nor any token or proxy credential (test/integration/services/inventory/
- * restart.test.ts reads the file for a sentinel).
+ * restart.test.ts reads the file for a sentinel). The file names the
+ * cluster's URL, which the profile schema keeps free of `user:pass@`.
  *
  * The key, and why it is safe. `/cluster/resources` carries no config
  * digest, so a kept mark is trusted only while everything the listing says
