@@ -24,7 +24,8 @@
  * kept one; a guest restarted meanwhile has its agent asked again, as
  * runtime.ts does for an uptime going backwards while the app runs. A file
  * from another cluster URL, another version, or that does not parse is
- * ignored with a log line: that costs a cold start, never a failure.
+ * ignored with a log line: that costs a cold start, never a failure. The
+ * demo cluster keeps nothing: it is simulated anew at each start.
  *
  * What the key can miss: a description edited by hand (or a VM deleted and
  * recreated with the same VMID, name, node and size) while the app was

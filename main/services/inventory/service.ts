@@ -131,7 +131,8 @@ export function createInventoryService(options: InventoryOptions): InventoryServ
       agentRetry: options.agentRetry ?? defaultAgentRetry,
       proxyOrigin: options.proxyOrigin,
       releasedAs: options.releasedAs,
-      kept: options.memory?.load(cluster.id, cluster.profile.url),
+      // The demo is simulated anew at each start (another URL, the same VMs): nothing to keep.
+      kept: cluster.demo ? undefined : options.memory?.load(cluster.id, cluster.profile.url),
       commit: ({ changes, nodes }) => {
         if (entries.get(cluster.id) !== entry || (isEmpty(changes) && !nodes)) return;
         publish(cluster.id, nodes ? { ...changes, nodes } : changes);
@@ -238,7 +239,7 @@ export function createInventoryService(options: InventoryOptions): InventoryServ
   function save(entry: Entry, now: boolean): void {
     const memory = options.memory;
     const learned = entry.inventory.learned;
-    if (!memory || learned === entry.savedLearned) return;
+    if (!memory || entry.cluster.demo || learned === entry.savedLearned) return;
     if (!now && entry.savedAt !== undefined && timers.now() - entry.savedAt < SAVE_GAP_MS) return;
     memory.save(entry.cluster.id, entry.cluster.profile.url, entry.inventory.keep());
     entry.savedLearned = learned;
@@ -246,7 +247,7 @@ export function createInventoryService(options: InventoryOptions): InventoryServ
   }
 
   function close(entry: Entry, announce: boolean, removed = false): void {
-    if (removed) {
+    if (removed && !entry.cluster.demo) {
       try {
         options.memory?.forget(entry.cluster.id);
       } catch (e) {
