@@ -79,6 +79,8 @@ export class ClusterInventory {
   private readonly unverified = new Set<number>();
   /** Moves when something worth keeping was learned: the service saves the memory when it did. */
   learned = 0;
+  /** Whether a listing ever succeeded: before one, there is nothing to keep (and a kept file is not to be replaced). */
+  listedOnce = false;
 
   constructor(
     readonly cluster: Cluster,
@@ -224,11 +226,15 @@ export class ClusterInventory {
     }
     const vms = listing.filter((r) => isInventoried(r, this.cluster.profile.vmidRange));
     this.listed = vms;
+    this.listedOnce = true;
     if (this.kept) this.recall(vms, this.kept);
     this.kept = undefined;
     const wantsAddress = this.observe(vms);
     // Issue 26: a release or its undo rewrote a mark this cache holds: the written one replaces it.
-    for (const w of writtenMarksOf(this.cluster.api).takeRewrites()) this.marks.set(w.vmid, w.name, knownMark(parseMark(w.description)));
+    for (const w of writtenMarksOf(this.cluster.api).takeRewrites()) {
+      this.marks.set(w.vmid, w.name, knownMark(parseMark(w.description)));
+      this.learned++;
+    }
     this.apply(vms, nodeRows(listing));
     this.forgetUnlisted();
     // Marks first: only a marked proxy's agent is asked, and a proxy learnt now gets its address in this same refresh.

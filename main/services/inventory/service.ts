@@ -235,12 +235,17 @@ export function createInventoryService(options: InventoryOptions): InventoryServ
     }, 1_000);
   }
 
-  /** Saves what the cluster's inventory learned since the last save: at once the first time, then at most every SAVE_GAP_MS. */
-  function save(entry: Entry, now: boolean): void {
+  /**
+   * Saves what the cluster's inventory learned since the last save: at once the first time, then at most every
+   * SAVE_GAP_MS. On the way out (`closing`) whatever was listed is saved, so a VM migrated meanwhile is kept on its
+   * new node.
+   */
+  function save(entry: Entry, closing: boolean): void {
     const memory = options.memory;
     const learned = entry.inventory.learned;
-    if (!memory || entry.cluster.demo || learned === entry.savedLearned) return;
-    if (!now && entry.savedAt !== undefined && timers.now() - entry.savedAt < SAVE_GAP_MS) return;
+    if (!memory || entry.cluster.demo || !entry.inventory.listedOnce) return;
+    if (!closing && learned === entry.savedLearned) return;
+    if (!closing && entry.savedAt !== undefined && timers.now() - entry.savedAt < SAVE_GAP_MS) return;
     memory.save(entry.cluster.id, entry.cluster.profile.url, entry.inventory.keep());
     entry.savedLearned = learned;
     entry.savedAt = timers.now();

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { VmRow } from '../../../../shared/channels/inventory';
-import { isProviderError } from '../../../../main/core';
+import { isProviderError, writtenMarksOf } from '../../../../main/core';
 import type { DeleteOptions } from '../../../../main/core/provider/operations/delete';
 import { createLogger, createMemoryLogger } from '../../../../main/log/logger';
 import { fileInventoryMemory, type InventoryMemory } from '../../../../main/services/inventory/memory';
@@ -108,6 +108,31 @@ describe('inventory restart (issue 27)', () => {
     expect(log.lines.some((l) => l.includes('a kept mark no longer matched the VM: corrected'))).toBe(true);
   });
 
+  it('a VM migrated while the app ran is kept on its new node: the next start reads nothing', async () => {
+    h = await startInventory({ proxies: 4 }, { memory });
+    h.sc.sim.state.vm(100_000)!.node = 'pve2';
+    await h.step();
+    expect(h.service.vm('sim', 100_000)?.node).toBe('pve2');
+    await h.restart();
+    expect(h.takeRequests()).toEqual({ [LISTING]: 1 });
+    expect(h.service.vm('sim', 100_000)).toMatchObject({ node: 'pve2', owner: 'marked', address: expect.any(String) });
+  });
+
+  it('a mark this app rewrote while it ran (a release for the operator) is what the next start shows', async () => {
+    h = await startInventory({ proxies: 4 }, { memory });
+    const vmid = 100_002;
+    const vm = h.sc.sim.state.vm(vmid)!;
+    // What the release writes (issue 26): the mark without its UID, in Proxmox and in the client's book.
+    vm.config.description = 'proxy-operator-managed=true\nproxy-operator-uid=';
+    writtenMarksOf(h.sc.cluster.api).rewrite(vmid, String(vm.config.name), String(vm.config.description));
+    await h.step();
+    expect(h.service.vm('sim', vmid)?.uid).toBeUndefined();
+    await h.restart();
+    expect(h.takeRequests()).toEqual({ [LISTING]: 1 });
+    expect(h.service.vm('sim', vmid)).toMatchObject({ owner: 'marked' });
+    expect(h.service.vm('sim', vmid)?.uid).toBeUndefined();
+  });
+
   it('a write still reads the config first: a stale kept mark does not let a delete touch the VM', async () => {
     h = await startInventory({ proxies: 4 }, { memory });
     const vmid = 100_001;
@@ -138,6 +163,7 @@ describe('inventory restart (issue 27)', () => {
     ],
   ])('a memory file that is %s: a cold start with a log line, no failure', async (_what, text, line) => {
     h = await startInventory({ proxies: 4 }, { memory });
+    h.service.stop();
     const [file] = readdirSync(dir);
     writeFileSync(join(dir, file!), text);
     const log = createMemoryLogger('info');
