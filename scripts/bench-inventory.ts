@@ -8,71 +8,17 @@
  *   npx tsx --expose-gc scripts/bench-inventory.ts [refreshes]
  */
 import { availableParallelism, loadavg } from 'node:os';
-import { AgentNetworkSchema, ClusterResourcesSchema, createProvider, parseProfile, type PveApi, VmConfigSchema } from '../main/core';
+import { createProvider, parseProfile } from '../main/core';
 import { createLogger } from '../main/log/logger';
 import { MutableClusterDirectory } from '../main/services/clusters/cluster';
 import { createInventoryService } from '../main/services/inventory/service';
-import type { Timers } from '../main/services/polling/timers';
 import { ClusterState } from '../main/simulator/state';
 import { SimClock } from '../main/simulator/clock';
-import { nodeResource, storageResource, vmResource } from '../main/simulator/views';
 import { proxyCluster } from '../test/support/services/inventory/harness';
+import { manualTimers, memoryApi } from './bench-inventory-api';
 
 const refreshes = Number(process.argv[2] ?? 200);
 const gc = (globalThis as { gc?: () => void }).gc;
-
-function manualTimers() {
-  let now = 0;
-  const due: { at: number; fn: () => void }[] = [];
-  const timers: Timers = {
-    now: () => now,
-    setTimeout: (fn, ms) => {
-      const t = { at: now + ms, fn };
-      due.push(t);
-      return t;
-    },
-    clearTimeout: (h) => {
-      const i = due.indexOf(h as (typeof due)[number]);
-      if (i >= 0) due.splice(i, 1);
-    },
-  };
-  const advance = (ms: number) => {
-    now += ms;
-    for (const t of due.filter((d) => d.at <= now)) {
-      due.splice(due.indexOf(t), 1);
-      t.fn();
-    }
-  };
-  return { timers, advance };
-}
-
-/** A PveApi over a simulated state in memory: each listing is serialised and parsed like a real answer. */
-function memoryApi(state: ClusterState, clock: SimClock, counter: { requests: number }): PveApi {
-  const answer = <T>(schema: { parse(v: unknown): T }, value: unknown): Promise<T> => {
-    counter.requests++;
-    return Promise.resolve(schema.parse(JSON.parse(JSON.stringify(value))));
-  };
-  // The listing's body is built once, as the bytes off the wire would be; parsing it is the app's work.
-  const out: unknown[] = [];
-  for (const n of state.nodes.values()) out.push(nodeResource(n));
-  for (const vm of state.vms.values()) out.push(vmResource(vm, state.node(vm.node), clock.now()));
-  for (const n of state.nodes.values()) for (const s of n.storages.values()) out.push(storageResource(n, s));
-  const listingBody = JSON.stringify(out);
-  const api: Partial<PveApi> = {
-    clusterResources: () => {
-      counter.requests++;
-      return Promise.resolve(ClusterResourcesSchema.parse(JSON.parse(listingBody)));
-    },
-    vmConfig: (_node, vmid) => answer(VmConfigSchema, state.vm(vmid)!.config),
-    agentNetworkInterfaces: (_node, vmid) =>
-      answer(AgentNetworkSchema, {
-        result: [
-          { name: 'eth0', 'ip-addresses': [{ 'ip-address': `10.0.${vmid % 250}.${vmid % 200}`, 'ip-address-type': 'ipv4', prefix: 24 }] },
-        ],
-      }),
-  };
-  return api as PveApi;
-}
 
 async function measure(vms: number): Promise<void> {
   const clock = new SimClock(1);

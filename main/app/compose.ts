@@ -17,6 +17,7 @@ import { inventoryFeed } from '../services/tasks/address-watch';
 import { limitsFromSettings } from '../services/tasks/queue/limits-from-settings';
 import { eventNotifier, silentNotifier } from '../ports/notifier';
 import { securePrivateDataDir } from '../files/data-dir';
+import { fileInventoryMemory } from '../services/inventory/memory';
 import { demoCredentials, startDemoCluster } from '../services/demo/demo-cluster';
 import { createProfileService, profilesHandlers, type DocumentStoreOpener, type ProfileService } from '../services/profiles';
 import type { SecretVault } from '../services/secrets/vault';
@@ -164,6 +165,8 @@ export function composeApp(options: ComposeOptions): ComposedApp {
     inventory: {
       proxyOrigin: (clusterId, uid) => taskHistory.proxyOrigin?.(clusterId, uid),
       releasedAs: (clusterId, vmid, name) => taskHistory.releasedAs?.(clusterId, vmid, name) !== undefined,
+      // Issue 27: marks and addresses kept across restarts, so a restart lists once instead of reading every VM.
+      ...(options.dataDir ? { memory: fileInventoryMemory(join(options.dataDir, 'inventory'), logger) } : {}),
       ...options.monitoring?.inventory,
     },
   });

@@ -9,6 +9,14 @@
  * with the mark's config read, and a guest whose agent lists more than one
  * NIC that could hold it costs one config read for it when the mark came
  * without one (a proxy this client created).
+ *
+ * Issue 27: what a previous run learned (memory.ts) fills the rows at the
+ * first listing for every VM the listing shows unchanged, so a restart costs
+ * the listing and the reads of what changed; the marks so kept are read
+ * again in the background at a gentle pace (`verifyKept`).
+ *
+ * Long because: the refresh, the agent pass between listings and the
+ * re-reading of kept marks share the caches and take turns (`inTurn`).
  */
 import type { ProxyOriginFacts } from './rows';
 import { type ClusterResource, guestAddress, needsNet0Mac, net0Mac, parseMark, toProviderError, writtenMarksOf } from '../../core';
@@ -17,7 +25,8 @@ import type { Logger } from '../../log/logger';
 import type { Cluster } from '../clusters/cluster';
 import { sameNodes, type RowChanges } from './diff';
 import { mapLimited } from './limit';
-import { knownMark, MarkCache } from './marks';
+import { knownMark, MarkCache, type KnownMark } from './marks';
+import { addressStillStands, configShape, keptMark, markStillStands, type KeptVm } from './memory';
 import { RowBook } from './row-book';
 import { isInventoried, isTaskLock, nodeRows } from './rows';
 import { GuestRuntime, type AgentRetry } from './runtime';
@@ -39,6 +48,8 @@ export interface ClusterInventoryDeps {
   /** Issue 26: whether this app released the VM (vmid, name) for the Kubernetes operator. */
   releasedAs?: (clusterId: string, vmid: number, name: string) => boolean;
   commit(commit: Commit): void;
+  /** Issue 27: what a previous run kept of this cluster (memory.ts), used at the first listing that succeeds. */
+  kept?: ReadonlyMap<number, KeptVm>;
 }
 
 export interface RefreshResult {
@@ -63,6 +74,13 @@ export class ClusterInventory {
   private listed: readonly ClusterResource[] = [];
   /** A refresh or an agent pass in progress: they take turns, never overlap. */
   private work: Promise<unknown> = Promise.resolve();
+  private kept: ReadonlyMap<number, KeptVm> | undefined;
+  /** VMIDs whose mark came from the kept memory and has not been read again yet (verifyKept). */
+  private readonly unverified = new Set<number>();
+  /** Moves when something worth keeping was learned: the service saves the memory when it did. */
+  learned = 0;
+  /** Whether a listing ever succeeded: before one, there is nothing to keep (and a kept file is not to be replaced). */
+  listedOnce = false;
 
   constructor(
     readonly cluster: Cluster,
@@ -70,6 +88,7 @@ export class ClusterInventory {
   ) {
     this.guests = new GuestRuntime(deps.agentRetry);
     this.book = new RowBook(cluster.id);
+    this.kept = deps.kept;
   }
 
   /** The current rows by VMID. */
@@ -107,6 +126,88 @@ export class ClusterInventory {
     return at;
   }
 
+  /** How many kept marks are still to be read again. */
+  get unverifiedCount(): number {
+    return this.unverified.size;
+  }
+
+  /**
+   * Issue 27: reads again up to `perNode` kept marks on each node, from the last listing; a mark that no longer
+   * matches the VM is corrected (and said in the log). Resolves with how many were read.
+   */
+  verifyKept(perNode: number): Promise<number> {
+    return this.inTurn(async () => {
+      const { signal } = this.abort;
+      const now = this.deps.now();
+      const taken = new Map<string, number>();
+      const due: { r: ClusterResource; before: KnownMark | undefined }[] = [];
+      for (const r of this.listed) {
+        if (!this.unverified.has(r.vmid!) || !r.node || (this.markRetryAt.get(r.vmid!) ?? 0) > now) continue;
+        const n = taken.get(r.node) ?? 0;
+        if (n >= perNode) continue;
+        taken.set(r.node, n + 1);
+        due.push({ r, before: this.markOf(r) });
+      }
+      await this.readAll(
+        due.map((d) => d.r),
+        'mark',
+        signal,
+      );
+      let changed = false;
+      for (const { r, before } of due) {
+        if (this.markRetryAt.has(r.vmid!)) continue;
+        this.unverified.delete(r.vmid!);
+        const after = this.markOf(r);
+        if (before && after && sameMark(before, after)) this.marks.set(r.vmid!, r.name!, before);
+        else if (after) {
+          changed = true;
+          this.deps.log.info('a kept mark no longer matched the VM: corrected', { cluster: this.cluster.id, vmid: r.vmid });
+        }
+      }
+      if (changed && !signal.aborted) this.apply(this.listed, this.nodes);
+      return due.length;
+    });
+  }
+
+  /** Issue 27: what is worth keeping across a restart (memory.ts), for every listed VM whose mark is known. */
+  keep(): KeptVm[] {
+    const out: KeptVm[] = [];
+    for (const r of this.listed) {
+      const mark = this.markOf(r);
+      if (!mark || !r.node) continue;
+      const vmid = r.vmid!;
+      const kept: KeptVm = { vmid, name: r.name!, node: r.node, shape: configShape(r), mark: { managed: mark.managed, uid: mark.uid } };
+      if (mark.createdAt) kept.mark.createdAt = mark.createdAt;
+      const mac = this.net0Macs.get(vmid);
+      if (mac !== undefined) kept.net0Mac = mac;
+      const boot = this.guests.boot(vmid);
+      if (boot) Object.assign(kept, boot);
+      out.push(kept);
+    }
+    return out;
+  }
+
+  /** Issue 27: the kept memory, at the first listing: each VM the listing shows unchanged gets its mark and address. */
+  private recall(vms: readonly ClusterResource[], kept: ReadonlyMap<number, KeptVm>): void {
+    const now = this.deps.now();
+    const wall = Date.now();
+    let marks = 0;
+    let addresses = 0;
+    for (const r of vms) {
+      const k = kept.get(r.vmid!);
+      if (!k || !markStillStands(k, r)) continue;
+      this.marks.set(k.vmid, k.name, keptMark(k));
+      if (k.net0Mac !== undefined) this.net0Macs.set(k.vmid, k.net0Mac);
+      this.unverified.add(k.vmid);
+      marks++;
+      if (k.mark.managed && !isTaskLock(r.lock) && addressStillStands(k, r, wall)) {
+        this.guests.remember(k.vmid, r.uptime ?? 0, now, k.address!);
+        addresses++;
+      }
+    }
+    this.deps.log.info('inventory memory recalled', { cluster: this.cluster.id, kept: kept.size, marks, addresses, listed: vms.length });
+  }
+
   private inTurn<T>(job: () => Promise<T>): Promise<T> {
     const run = this.work.then(job, job);
     this.work = run.catch(() => undefined);
@@ -125,9 +226,15 @@ export class ClusterInventory {
     }
     const vms = listing.filter((r) => isInventoried(r, this.cluster.profile.vmidRange));
     this.listed = vms;
+    this.listedOnce = true;
+    if (this.kept) this.recall(vms, this.kept);
+    this.kept = undefined;
     const wantsAddress = this.observe(vms);
     // Issue 26: a release or its undo rewrote a mark this cache holds: the written one replaces it.
-    for (const w of writtenMarksOf(this.cluster.api).takeRewrites()) this.marks.set(w.vmid, w.name, knownMark(parseMark(w.description)));
+    for (const w of writtenMarksOf(this.cluster.api).takeRewrites()) {
+      this.marks.set(w.vmid, w.name, knownMark(parseMark(w.description)));
+      this.learned++;
+    }
     this.apply(vms, nodeRows(listing));
     this.forgetUnlisted();
     // Marks first: only a marked proxy's agent is asked, and a proxy learnt now gets its address in this same refresh.
@@ -155,6 +262,7 @@ export class ClusterInventory {
     const description = book.get(r.vmid!, r.name!);
     if (description === undefined) return false;
     this.marks.set(r.vmid!, r.name!, knownMark(parseMark(description)));
+    this.learned++;
     // A new VM on this VMID: a MAC read of another VM before it is not its own.
     this.net0Macs.delete(r.vmid!);
     this.markRetryAt.delete(r.vmid!);
@@ -183,6 +291,7 @@ export class ClusterInventory {
     this.guests.retain(listed);
     for (const vmid of this.net0Macs.keys()) if (!listed.has(vmid)) this.net0Macs.delete(vmid);
     for (const vmid of this.markRetryAt.keys()) if (!listed.has(vmid)) this.markRetryAt.delete(vmid);
+    for (const vmid of this.unverified) if (!listed.has(vmid)) this.unverified.delete(vmid);
   }
 
   private async readAll(list: readonly ClusterResource[], kind: Extra['kind'], signal: AbortSignal): Promise<void> {
@@ -198,9 +307,14 @@ export class ClusterInventory {
       if (extra.kind === 'mark') {
         const config = await this.cluster.api.vmConfig(node, vmid, { signal, background: true });
         // The name in the config is the truth: a rename between listing and read is caught next time.
+        const before = { mark: this.marks.get(vmid, r.name!), mac: this.net0Macs.get(vmid) };
         if (config.name === r.name) this.marks.set(vmid, r.name!, knownMark(parseMark(config.description)));
         this.net0Macs.set(vmid, net0Mac(config.net0) ?? '');
         this.markRetryAt.delete(vmid);
+        this.unverified.delete(vmid);
+        // A read that confirms what was known (a kept mark read again) is nothing new to keep.
+        const mark = this.marks.get(vmid, r.name!);
+        if (!before.mark || !mark || !sameMark(before.mark, mark) || before.mac !== this.net0Macs.get(vmid)) this.learned++;
       } else {
         const interfaces = await this.cluster.api.agentNetworkInterfaces(node, vmid, { signal, loop: true });
         if (!this.net0Macs.has(vmid) && needsNet0Mac(interfaces)) {
@@ -209,6 +323,7 @@ export class ClusterInventory {
         }
         const address = guestAddress(interfaces, this.net0Macs.get(vmid) || undefined);
         this.guests.recordAddress(vmid, address || undefined, this.deps.now());
+        if (address) this.learned++;
       }
     } catch (e) {
       if (extra.kind === 'agent') this.guests.recordAddress(vmid, undefined, this.deps.now());
@@ -253,3 +368,5 @@ export class ClusterInventory {
     };
   }
 }
+
+const sameMark = (a: KnownMark, b: KnownMark): boolean => a.managed === b.managed && a.uid === b.uid && a.createdAt === b.createdAt;

@@ -177,6 +177,24 @@ export class GuestRuntime {
     return this.guests.get(vmid)?.address;
   }
 
+  /**
+   * Issue 27: an address kept from before a restart, for the same boot (memory.ts): the guest is listed running with
+   * it, as if its agent had just told it, so it is not asked again.
+   */
+  remember(vmid: number, uptimeSeconds: number, nowMs: number, address: string): void {
+    this.observe(vmid, true, uptimeSeconds, nowMs);
+    const guest = this.guests.get(vmid)!;
+    guest.address = address;
+    this.addressed.add(vmid);
+  }
+
+  /** What is worth keeping across a restart of a guest with an address: it, and the boot it belongs to. */
+  boot(vmid: number): { address: string; uptime: number; startedAtMs: number } | undefined {
+    const guest = this.guests.get(vmid);
+    if (!guest?.address || guest.startedAtMs === undefined) return undefined;
+    return { address: guest.address, uptime: guest.uptime, startedAtMs: guest.startedAtMs };
+  }
+
   startedAt(vmid: number): string | undefined {
     return this.guests.get(vmid)?.startedAtIso;
   }

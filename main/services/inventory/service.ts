@@ -4,6 +4,14 @@
  * a delta with a revision, a snapshot on demand. Cadence follows the
  * window's visibility; a failing cluster backs off and recovers by itself;
  * `refreshNow` is the task manager's "an operation just finished".
+ *
+ * Issue 27: with a memory (memory.ts), what each cluster's inventory learned
+ * is saved (after the first refresh that learned something, then at most
+ * every SAVE_GAP_MS, and when it stops) and given back at the next start;
+ * the kept marks are read again at VERIFY_PER_NODE_PER_S per node.
+ *
+ * Long because: each cluster's poller, its agent pass between listings, the
+ * re-reading of kept marks and the memory's saves are scheduled here.
  */
 import type { ProxyOriginFacts } from './rows';
 import type {
@@ -22,6 +30,7 @@ import { backoffDelay, Poller } from '../polling/poller';
 import { defaultAgentRetry, type AgentRetry } from './runtime';
 import { realTimers, type Timers } from '../polling/timers';
 import { ManualVisibility, type WindowVisibility } from './visibility';
+import { VERIFY_PER_NODE_PER_S, type InventoryMemory } from './memory';
 
 export interface InventoryOptions {
   clusters: ClusterDirectory;
@@ -42,6 +51,8 @@ export interface InventoryOptions {
   proxyOrigin?: (clusterId: string, uid: string) => ProxyOriginFacts | undefined;
   /** Issue 26: whether this app released the VM for the Kubernetes operator (its mark's uid is empty). */
   releasedAs?: (clusterId: string, vmid: number, name: string) => boolean;
+  /** Issue 27: where what was learned is kept across restarts; none keeps nothing (every start is a cold one). */
+  memory?: InventoryMemory;
 }
 
 export interface InventoryService {
@@ -75,7 +86,15 @@ interface Entry {
   agentPass?: Promise<unknown>;
   /** When the last refresh for an ended operation began, and the one held for the end of the gap. */
   afterOperation?: { at: number; held?: unknown };
+  /** Issue 27: the next re-read of kept marks and the one running; what was learned when last saved, and when. */
+  verifyTimer?: unknown;
+  verifyPass?: Promise<unknown>;
+  savedLearned: number;
+  savedAt?: number;
 }
+
+/** Issue 27: the shortest gap between two saves of a cluster's memory (a save writes every known VM). */
+export const SAVE_GAP_MS = 30_000;
 
 /**
  * Issue 11: the shortest gap between two refreshes for operations that ended. A refresh is a listing at the node the
@@ -112,13 +131,15 @@ export function createInventoryService(options: InventoryOptions): InventoryServ
       agentRetry: options.agentRetry ?? defaultAgentRetry,
       proxyOrigin: options.proxyOrigin,
       releasedAs: options.releasedAs,
+      // The demo is simulated anew at each start (another URL, the same VMs): nothing to keep.
+      kept: cluster.demo ? undefined : options.memory?.load(cluster.id, cluster.profile.url),
       commit: ({ changes, nodes }) => {
         if (entries.get(cluster.id) !== entry || (isEmpty(changes) && !nodes)) return;
         publish(cluster.id, nodes ? { ...changes, nodes } : changes);
       },
     });
     const poller = new Poller({ run: () => run(entry), cadenceMs: cadence, maxBackoffMs, timers });
-    const entry: Entry = { cluster, inventory, poller, status: { state: 'starting', failures: 0, intervalMs: cadence() } };
+    const entry: Entry = { cluster, inventory, poller, status: { state: 'starting', failures: 0, intervalMs: cadence() }, savedLearned: 0 };
     return entry;
   }
 
@@ -126,6 +147,8 @@ export function createInventoryService(options: InventoryOptions): InventoryServ
     if (entry.cluster.secretMissing?.()) return secretMissing(entry);
     const result: RefreshResult = await entry.inventory.refresh();
     armAgentPass(entry);
+    armVerify(entry);
+    save(entry, false);
     if (!result.ok && entry.cluster.secretMissing?.()) return secretMissing(entry);
     const failures = result.ok ? 0 : entry.poller.failures + 1;
     if (result.ok) entry.lastSuccessAt = new Date().toISOString();
@@ -191,7 +214,54 @@ export function createInventoryService(options: InventoryOptions): InventoryServ
     );
   }
 
-  function close(entry: Entry, announce: boolean): void {
+  /**
+   * Issue 27: the kept marks are read again, VERIFY_PER_NODE_PER_S per node each second, until none is left: a
+   * restart's row is corrected within minutes if the VM changed in a way the listing does not show (memory.ts).
+   */
+  function armVerify(entry: Entry): void {
+    if (entries.get(entry.cluster.id) !== entry || entry.verifyTimer !== undefined || entry.verifyPass !== undefined) return;
+    if (entry.inventory.unverifiedCount === 0) return;
+    entry.verifyTimer = timers.setTimeout(() => {
+      entry.verifyTimer = undefined;
+      if (entries.get(entry.cluster.id) !== entry || entry.cluster.secretMissing?.()) return;
+      entry.verifyPass = entry.inventory
+        .verifyKept(VERIFY_PER_NODE_PER_S)
+        .catch(() => 0)
+        .then(() => {
+          entry.verifyPass = undefined;
+          save(entry, false);
+          armVerify(entry);
+        });
+    }, 1_000);
+  }
+
+  /**
+   * Saves what the cluster's inventory learned since the last save: at once the first time, then at most every
+   * SAVE_GAP_MS. On the way out (`closing`) whatever was listed is saved, so a VM migrated meanwhile is kept on its
+   * new node.
+   */
+  function save(entry: Entry, closing: boolean): void {
+    const memory = options.memory;
+    const learned = entry.inventory.learned;
+    if (!memory || entry.cluster.demo || !entry.inventory.listedOnce) return;
+    if (!closing && learned === entry.savedLearned) return;
+    if (!closing && entry.savedAt !== undefined && timers.now() - entry.savedAt < SAVE_GAP_MS) return;
+    memory.save(entry.cluster.id, entry.cluster.profile.url, entry.inventory.keep());
+    entry.savedLearned = learned;
+    entry.savedAt = timers.now();
+  }
+
+  function close(entry: Entry, announce: boolean, removed = false): void {
+    if (removed && !entry.cluster.demo) {
+      try {
+        options.memory?.forget(entry.cluster.id);
+      } catch (e) {
+        log.info('inventory memory of a removed cluster not removed', { cluster: entry.cluster.id, reason: String(e) });
+      }
+    }
+    else save(entry, true);
+    if (entry.verifyTimer !== undefined) timers.clearTimeout(entry.verifyTimer);
+    entry.verifyTimer = undefined;
     if (entry.afterOperation?.held !== undefined) timers.clearTimeout(entry.afterOperation.held);
     if (entry.agentTimer !== undefined) timers.clearTimeout(entry.agentTimer);
     entry.agentTimer = entry.agentTimerAt = undefined;
@@ -206,7 +276,7 @@ export function createInventoryService(options: InventoryOptions): InventoryServ
     const current = new Map(options.clusters.list().map((c) => [c.id, c]));
     for (const entry of [...entries.values()]) {
       const now = current.get(entry.cluster.id);
-      if (now !== entry.cluster) close(entry, true);
+      if (now !== entry.cluster) close(entry, true, now === undefined);
     }
     for (const cluster of current.values()) {
       if (entries.has(cluster.id)) continue;
@@ -278,6 +348,7 @@ export function createInventoryService(options: InventoryOptions): InventoryServ
       await Promise.all([...entries.values()].map(async (e) => {
         await e.poller.idle();
         await e.agentPass;
+        await e.verifyPass;
       }));
     },
   };

@@ -152,6 +152,8 @@ describe("a proxy's password", () => {
     }
     app.history.flush();
 
+    // Issue 27: the inventory's memory (marks, addresses) is among the files searched.
+    expect(readdirSync(join(dataDir, 'inventory'))).toHaveLength(1);
     for (const secret of [password, rotatedPassword!]) {
       for (const text of [...outputs, ...events, ...logger.lines]) expect(text).not.toContain(secret);
       expect(filesIn(dataDir)).not.toContain(secret);

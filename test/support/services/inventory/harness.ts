@@ -43,6 +43,11 @@ export interface InventoryHarness {
   deltas: InventoryDelta[];
   /** Moves the clock by `ms` (default one visible cadence) and waits for the refreshes it started. */
   step(ms?: number): Promise<void>;
+  /**
+   * Issue 27: stops the service and starts another on the same simulator and clock (the app closed and opened
+   * again), with these options over the first ones; resolves after its first refresh.
+   */
+  restart(options?: Partial<InventoryOptions>): Promise<void>;
   /** Requests the simulator answered since the last call, by `METHOD route`. */
   takeRequests(): Record<string, number>;
   close(): Promise<void>;
@@ -57,20 +62,23 @@ export async function startInventory(
   const timers = new ManualTimers();
   const visibility = new ManualVisibility('visible');
   const deltas: InventoryDelta[] = [];
-  const service = createInventoryService({
-    clusters: sc.directory,
-    publish: (d) => deltas.push(d),
-    logger: createLogger({ sinks: [] }),
-    visibility,
-    visibleIntervalMs: VISIBLE_MS,
-    hiddenIntervalMs: HIDDEN_MS,
-    maxBackoffMs: 120_000,
-    timers,
-    ...options,
-  });
+  const build = (more: Partial<InventoryOptions> = {}) =>
+    createInventoryService({
+      clusters: sc.directory,
+      publish: (d) => deltas.push(d),
+      logger: createLogger({ sinks: [] }),
+      visibility,
+      visibleIntervalMs: VISIBLE_MS,
+      hiddenIntervalMs: HIDDEN_MS,
+      maxBackoffMs: 120_000,
+      timers,
+      ...options,
+      ...more,
+    });
+  const service = build();
   service.start();
   await service.idle();
-  return {
+  const h: InventoryHarness = {
     sc,
     service,
     timers,
@@ -78,7 +86,15 @@ export async function startInventory(
     deltas,
     async step(ms = VISIBLE_MS) {
       timers.advance(ms);
-      await service.idle();
+      await h.service.idle();
+    },
+    async restart(more) {
+      h.service.stop();
+      deltas.length = 0;
+      sc.sim.requests.clear();
+      h.service = build(more);
+      h.service.start();
+      await h.service.idle();
     },
     takeRequests() {
       const counts = sc.sim.requests.byRoute();
@@ -86,10 +102,11 @@ export async function startInventory(
       return counts;
     },
     async close() {
-      service.stop();
+      h.service.stop();
       await sc.close();
     },
   };
+  return h;
 }
 
 export const LISTING = 'GET /cluster/resources';
