@@ -3,7 +3,7 @@
  * issue 27 item 4's first-start and restart costs, as figures over goals.
  * Kept beside the benchmark so bench.ts stays a list.
  */
-import { VERIFY_PER_NODE_PER_S } from '../main/services/inventory/memory';
+import { VERIFY_GAP_MS, VERIFY_PER_NODE } from '../main/services/inventory/memory';
 
 interface Figure {
   figure: string;
@@ -25,8 +25,8 @@ export const restartBench = {
   what:
     "Issue 27's first look: a start of the app at 1,000 and 5,000 proxies on two nodes (answers from memory), cold (an empty data folder) " +
     "and restarted (the inventory's memory of the run before, main/services/inventory/memory.ts): the requests of the first refresh and of " +
-    `the first minute (the 5 s listings; after a restart, the kept marks read again at ${VERIFY_PER_NODE_PER_S} per node per second, ` +
-    'a third of the pace), and how long until every kept mark has been read again.',
+    `the first minute (the 5 s listings; after a restart, the kept marks read again at ${VERIFY_PER_NODE} per node every ${VERIFY_GAP_MS / 1000} s ` +
+    'while a window is shown, a twelfth of the pace), and how long until every kept mark has been read again.',
   figures(out: string): Figure[] {
     return [1000, 5000].flatMap((vms): Figure[] => {
       const line = new RegExp(`^\\s*${vms} VMs.*$`, 'm').exec(out)?.[0] ?? '';
@@ -47,7 +47,14 @@ export const restartBench = {
               ratio: warm && warm.total / 50,
             }
           : { figure: `first refresh at ${vms} known proxies, restart (requests)`, value: shown(warm), goal: 'report' },
-        { figure: `first minute at ${vms} known proxies, restart (requests)`, value: shown(warmMinute), goal: 'report' },
+        vms === 1000
+          ? {
+              figure: 'first minute at 1000 known proxies, restart (requests)',
+              value: shown(warmMinute),
+              goal: '<= 50',
+              ratio: warmMinute && warmMinute.total / 50,
+            }
+          : { figure: `first minute at ${vms} known proxies, restart (requests)`, value: shown(warmMinute), goal: 'report' },
         {
           figure: `every kept mark read again, ${vms} proxies (after restart)`,
           value: verified ? `${verified} s` : 'not found',

@@ -8,7 +8,7 @@
  * Issue 27: with a memory (memory.ts), what each cluster's inventory learned
  * is saved (after the first refresh that learned something, then at most
  * every SAVE_GAP_MS, and when it stops) and given back at the next start;
- * the kept marks are read again at VERIFY_PER_NODE_PER_S per node.
+ * the kept marks are read again at VERIFY_PER_NODE per node.
  *
  * Long because: each cluster's poller, its agent pass between listings, the
  * re-reading of kept marks and the memory's saves are scheduled here.
@@ -30,7 +30,7 @@ import { backoffDelay, Poller } from '../polling/poller';
 import { defaultAgentRetry, type AgentRetry } from './runtime';
 import { realTimers, type Timers } from '../polling/timers';
 import { ManualVisibility, type WindowVisibility } from './visibility';
-import { VERIFY_PER_NODE_PER_S, type InventoryMemory } from './memory';
+import { VERIFY_GAP_MS, VERIFY_PER_NODE, type InventoryMemory } from './memory';
 
 export interface InventoryOptions {
   clusters: ClusterDirectory;
@@ -215,7 +215,7 @@ export function createInventoryService(options: InventoryOptions): InventoryServ
   }
 
   /**
-   * Issue 27: the kept marks are read again, VERIFY_PER_NODE_PER_S per node each second, until none is left: a
+   * Issue 27: the kept marks are read again, VERIFY_PER_NODE per node every VERIFY_GAP_MS while a window is shown, until none is left: a
    * restart's row is corrected within minutes if the VM changed in a way the listing does not show (memory.ts).
    */
   function armVerify(entry: Entry): void {
@@ -224,15 +224,17 @@ export function createInventoryService(options: InventoryOptions): InventoryServ
     entry.verifyTimer = timers.setTimeout(() => {
       entry.verifyTimer = undefined;
       if (entries.get(entry.cluster.id) !== entry || entry.cluster.secretMissing?.()) return;
+      // Hidden, nothing is on screen to correct: the pass waits for a window (the visibility listener arms it again).
+      if (visibility.current() !== 'visible') return;
       entry.verifyPass = entry.inventory
-        .verifyKept(VERIFY_PER_NODE_PER_S)
+        .verifyKept(VERIFY_PER_NODE)
         .catch(() => 0)
         .then(() => {
           entry.verifyPass = undefined;
           save(entry, false);
           armVerify(entry);
         });
-    }, 1_000);
+    }, VERIFY_GAP_MS);
   }
 
   /**
@@ -308,7 +310,14 @@ export function createInventoryService(options: InventoryOptions): InventoryServ
       if (started) return;
       started = true;
       unsubscribe.push(options.clusters.subscribe(sync));
-      unsubscribe.push(visibility.subscribe(() => entries.forEach((e) => e.poller.reschedule())));
+      unsubscribe.push(
+        visibility.subscribe(() =>
+          entries.forEach((e) => {
+            e.poller.reschedule();
+            armVerify(e);
+          }),
+        ),
+      );
       sync();
     },
     stop() {
