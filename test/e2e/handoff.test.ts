@@ -180,7 +180,9 @@ describeE2e('handing proxies to Kubernetes in the browser against the demo', set
     await page.setViewportSize({ width: 1280, height: 800 });
     await take().getByRole('button', { name: 'Create 1 proxy' }).click();
     await expect.poll(() => take().getByRole('status').textContent().catch(() => ''), poll).toContain('Creating 1 proxy');
+    // The Create button is gone once clicked (focus fell to the page): Escape still closes the dialog.
     await page.keyboard.press('Escape');
+    await expect.poll(() => take().count(), poll).toBe(0);
     const made = () => host.app.tasks.list().find((t) => t.target === 'proxy-proxmox-sample' && t.kind === 'create-proxy');
     await expect.poll(() => made()?.state, poll).toBe('succeeded');
     await expect.poll(() => page.getByRole('row').filter({ hasText: 'proxy-proxmox-sample' }).count(), poll).toBe(1);
@@ -204,8 +206,6 @@ describeE2e('handing proxies to Kubernetes in the browser against the demo', set
       },
     });
     const yaml = stringify([entry('proxmox-garage', 'https://192.168.7.8:8006'), entry('proxmox-demo', demo.url)]);
-    // The test before can leave its Take in manifests dialog open (its Escape lands while the create is answered): start afresh.
-    await page.reload();
     await page.getByRole('button', { name: 'Proxies', exact: true }).click();
     await page.getByRole('group', { name: 'Actions on the selection' }).getByRole('button', { name: 'Take in manifests…' }).click();
     const take = () => page.getByRole('dialog', { name: 'Take in manifests' });

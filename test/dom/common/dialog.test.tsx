@@ -46,6 +46,49 @@ describe('Dialog', () => {
     expect(isDialogOpen()).toBe(false);
   });
 
+  it('still closes on Escape, and takes Tab back, after the focused button went away (focus fell to the page)', () => {
+    const closed = vi.fn();
+    function Vanishing() {
+      const [done, setDone] = useState(false);
+      return (
+        <Dialog title="Take in manifests" onClose={closed}>
+          {done ? <p role="status">Creating 1 proxy</p> : <button type="button" onClick={() => setDone(true)}>Create 1 proxy</button>}
+        </Dialog>
+      );
+    }
+    render(<Vanishing />);
+    const create = screen.getByRole('button', { name: 'Create 1 proxy' });
+    create.focus();
+    fireEvent.click(create);
+    expect(screen.getByRole('status').textContent).toBe('Creating 1 proxy');
+    expect(document.activeElement).toBe(document.body);
+    fireEvent.keyDown(document.body, { key: 'Tab' });
+    expect(screen.getByRole('dialog').contains(document.activeElement)).toBe(true);
+    document.body.focus();
+    (document.activeElement as HTMLElement).blur();
+    fireEvent.keyDown(document.body, { key: 'Escape' });
+    expect(closed).toHaveBeenCalledOnce();
+  });
+
+  it('with one dialog over another, a stray Escape closes only the top one', () => {
+    const lower = vi.fn();
+    const upper = vi.fn();
+    render(
+      <>
+        <Dialog title="Lower" onClose={lower}>
+          <p>under</p>
+        </Dialog>
+        <Dialog title="Upper" onClose={upper}>
+          <p>over</p>
+        </Dialog>
+      </>,
+    );
+    (document.activeElement as HTMLElement | null)?.blur();
+    fireEvent.keyDown(document.body, { key: 'Escape' });
+    expect(upper).toHaveBeenCalledOnce();
+    expect(lower).not.toHaveBeenCalled();
+  });
+
   it('keeps Tab inside: from the last control to the first, and Shift+Tab back', () => {
     render(<Opener />);
     fireEvent.click(screen.getByRole('button', { name: 'Open' }));

@@ -46,15 +46,32 @@ export function Dialog({ title, onClose, children, footer, size = 'normal' }: Di
   const body = useRef<HTMLDivElement>(null);
   const bodyNeedsFocus = useScrollableWithoutFocus(body);
 
+  const closeRef = useRef(onClose);
+  closeRef.current = onClose;
+
   useEffect(() => {
     const before = document.activeElement instanceof HTMLElement ? document.activeElement : null;
-    const untrack = trackDialog();
+    const { isTop, untrack } = trackDialog();
     const box = ref.current;
     if (box) {
       const preferred = box.querySelector<HTMLElement>('[data-autofocus]');
       (preferred ?? focusableIn(box)[0] ?? box).focus();
     }
+    // Focus falls to the page when the element that had it goes (a button that hides once clicked, a list that
+    // re-renders): the top dialog still takes Escape and Tab then, so the keyboard never loses it.
+    const stray = (e: globalThis.KeyboardEvent) => {
+      if (!isTop() || !box || box.contains(document.activeElement)) return;
+      if (e.key === 'Escape') {
+        e.preventDefault();
+        closeRef.current();
+      } else if (e.key === 'Tab') {
+        e.preventDefault();
+        (focusableIn(box)[0] ?? box).focus();
+      }
+    };
+    document.addEventListener('keydown', stray);
     return () => {
+      document.removeEventListener('keydown', stray);
       untrack();
       if (before?.isConnected) before.focus();
     };

@@ -14,17 +14,24 @@ export function focusableIn(container: HTMLElement): HTMLElement[] {
   return [...container.querySelectorAll<HTMLElement>(focusableSelector)].filter((el) => !el.closest('[hidden],[inert]'));
 }
 
-let openDialogs = 0;
+/** The open dialogs, the last opened on top. */
+const openDialogs: object[] = [];
 
 /** Global shortcuts (new proxy, delete) stay quiet while a dialog is open. */
 export function isDialogOpen(): boolean {
-  return openDialogs > 0;
+  return openDialogs.length > 0;
 }
 
-export function trackDialog(): () => void {
-  openDialogs++;
-  return () => {
-    openDialogs--;
+/** A dialog opened: `isTop` says whether it is the one over all others; the returned `untrack` when it closes. */
+export function trackDialog(): { isTop: () => boolean; untrack: () => void } {
+  const token = {};
+  openDialogs.push(token);
+  return {
+    isTop: () => openDialogs[openDialogs.length - 1] === token,
+    untrack: () => {
+      const at = openDialogs.indexOf(token);
+      if (at >= 0) openDialogs.splice(at, 1);
+    },
   };
 }
 
