@@ -14,6 +14,7 @@ import type { Cluster, ClusterDirectory } from '../clusters/cluster';
 import { backoffDelay, Poller } from '../polling/poller';
 import { realTimers, type Timers } from '../polling/timers';
 import { HealthHistory } from './history';
+import { shareClusterReads } from './shared-reads';
 import { healthHints } from './reasons';
 
 export interface HealthOptions {
@@ -52,6 +53,8 @@ interface ClusterEntry {
   cluster: Cluster;
   nodes: NodeEntry[];
   abort: AbortController;
+  /** Drops the kept cluster-wide answers (shared-reads.ts), so Check now reads them afresh. */
+  forgetShared?: () => void;
 }
 
 export function createHealthService(options: HealthOptions): HealthService {
@@ -107,9 +110,13 @@ export function createHealthService(options: HealthOptions): HealthService {
 
   function open(cluster: Cluster): ClusterEntry {
     const entry: ClusterEntry = { cluster, nodes: [], abort: new AbortController() };
+    // The version and the templates' listing are the cluster's: read once per cycle, not once per node.
+    const shared = shareClusterReads(cluster.api, () => timers.now(), intervalMs * 0.9);
+    entry.forgetShared = shared.forget;
+    const api = shared.api;
     for (const node of cluster.profile.nodes) {
       // A one-node provider: the core's check, for this node alone, on the cluster's client (no request at creation).
-      const provider = createProvider({ ...cluster.profile, nodes: [node] }, { api: cluster.api, logger: options.logger });
+      const provider = createProvider({ ...cluster.profile, nodes: [node] }, { api, logger: options.logger });
       const nodeEntry: NodeEntry = {
         node,
         provider,
@@ -164,6 +171,7 @@ export function createHealthService(options: HealthOptions): HealthService {
     },
     async checkNow(clusterId) {
       const entry = entryOf(clusterId);
+      entry.forgetShared?.();
       await Promise.all(entry.nodes.map((n) => n.poller.trigger()));
       return entry.nodes.flatMap((n) => (n.latest ? [n.latest] : []));
     },

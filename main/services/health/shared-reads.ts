@@ -1,0 +1,43 @@
+/**
+ * The cluster-wide reads of the node check, shared by a cluster's nodes. The health poller checks each node on its
+ * own poller (so a failing node backs off alone), through a one-node provider; the core's check asks, for every
+ * node, two things that are the cluster's and not the node's: `GET /version` and `GET /cluster/resources?type=vm`
+ * (the templates). Identical GETs in flight are already sent once by the client, but the pollers drift apart (each
+ * waits its cadence after its own run ends), so on a 3-node cluster these were three of each per cycle
+ * (bench:watching, issue 27 §3): 24 requests a minute where 16 say the same, window shown or hidden. Here an answer
+ * is kept for most of a cycle, so each is read once per cycle per cluster; each node's own reads (its status, its
+ * seed storage: what the node-unreachable alert needs) are untouched. A failed read is not kept, and `forget()`
+ * (Check now) reads afresh.
+ */
+import type { PveApi } from '../../core';
+
+export interface SharedReads {
+  api: PveApi;
+  /** The next reads go to Proxmox (the admin asked to check now). */
+  forget(): void;
+}
+
+export function shareClusterReads(api: PveApi, now: () => number, keepMs: number): SharedReads {
+  const kept = new Map<string, { at: number; answer: Promise<unknown> }>();
+  function shared<T>(key: string, read: () => Promise<T>): Promise<T> {
+    const hit = kept.get(key);
+    if (hit && now() - hit.at < keepMs) return hit.answer as Promise<T>;
+    const answer = read();
+    kept.set(key, { at: now(), answer });
+    answer.catch(() => {
+      if (kept.get(key)?.answer === answer) kept.delete(key);
+    });
+    return answer;
+  }
+  const sharedApi = new Proxy(api, {
+    get(target, prop) {
+      if (prop === 'version') return (opts?: Parameters<PveApi['version']>[0]) => shared('version', () => target.version(opts));
+      if (prop === 'clusterResources')
+        return (type?: Parameters<PveApi['clusterResources']>[0], opts?: Parameters<PveApi['clusterResources']>[1]) =>
+          shared(`resources:${type ?? ''}`, () => target.clusterResources(type, opts));
+      const value: unknown = Reflect.get(target, prop, target);
+      return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+    },
+  });
+  return { api: sharedApi, forget: () => kept.clear() };
+}
