@@ -16,6 +16,7 @@ import { defaultLimits } from '../main/services/tasks/queue/slots';
 import { goodTemplate } from '../main/simulator/datasets';
 import { DEFAULT_REQUEST_COST_MS, DEFAULT_WORKERS } from '../main/simulator/load';
 import { DEFAULT_BANDWIDTH, DEFAULT_TASK_OVERHEAD_MS } from '../main/simulator/physics';
+import { spliceWatchingSection, watchingFigures, watchingSection } from './watching/figures';
 
 const root = join(import.meta.dirname, '..');
 /** F21: the guest agent answers 50 s after start (main/simulator/index.ts `agentDelayMs` default; bench-bulk.ts uses the same). */
@@ -264,6 +265,12 @@ const benches: Bench[] = [
     },
   },
   {
+    name: 'watching',
+    command: ['tsx', 'scripts/bench-watching.ts', '10', '10', '0.1'],
+    what: "Issue 27 §3, the cost of watching: the app's main services (inventory, node health, the drawer's RRD read, the alerts' template watch; the task manager for the bulk) over a simulated 100-proxy cluster on 3 nodes, 10 simulated minutes with every view open, 10 with the window hidden, and a bulk of 10 creates; then the Proxmox web UI's stores and Pulse's poller replayed from their sources against the same simulator for the same information on screen; requests per minute per node by endpoint from the simulator's request log, on its clock (timeScale 0.1). Its tables and sources are the section 'Cost of watching' below.",
+    figures: watchingFigures,
+  },
+  {
     name: 'seed',
     command: ['tsx', 'scripts/bench-seed.ts'],
     what: 'Building the NoCloud seed image, 200 builds per case.',
@@ -457,6 +464,15 @@ const doc = [
   '',
   ...READING,
   '',
+  // bench:watching writes its own section (scripts/bench-watching.ts `markdown`): its tables, ratios and sources.
+  ...watchingSection(results.find((r) => r.bench.name === 'watching')?.out ?? ''),
 ];
 if (!only) writeFileSync(join(root, 'docs', 'performance.md'), doc.join('\n'));
-console.log(only ? '\n(a partial run: docs/performance.md left as it was)' : '\nWrote docs/performance.md');
+// A partial run that includes bench:watching replaces that section alone (it is a section of its own, not table rows).
+else if (only.includes('watching')) spliceWatching(join(root, 'docs', 'performance.md'));
+console.log(only ? '\n(a partial run: docs/performance.md left as it was, but for its Cost of watching section if that ran)' : '\nWrote docs/performance.md');
+
+function spliceWatching(file: string): void {
+  const section = watchingSection(results.find((r) => r.bench.name === 'watching')?.out ?? '');
+  if (section.length) spliceWatchingSection(file, section);
+}
