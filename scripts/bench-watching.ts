@@ -132,6 +132,7 @@ export async function measureWatching(options: WatchingOptions): Promise<Watchin
     logger,
     nodeStats: (id) => inventory.nodes(id),
     timers,
+    visibility,
   });
   const rrd = createRrdService({ directory: env.directory, logger, now: () => clock.now() });
   const rules = { observeCatalogue: () => undefined } as unknown as TemplateRules;

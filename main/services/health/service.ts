@@ -14,6 +14,7 @@ import type { Cluster, ClusterDirectory } from '../clusters/cluster';
 import { backoffDelay, Poller } from '../polling/poller';
 import { realTimers, type Timers } from '../polling/timers';
 import { HealthHistory } from './history';
+import type { WindowVisibility } from '../inventory/visibility';
 import { shareClusterReads } from './shared-reads';
 import { healthHints } from './reasons';
 
@@ -30,6 +31,12 @@ export interface HealthOptions {
   /** Default 2 h (at least the hour the trend charts show). */
   historyMs?: number;
   timers?: Timers;
+  /**
+   * Whether a window is shown (the inventory's port). While none is, each node's check asks only whether the node
+   * answers (the node-unreachable alert needs no more: no version, seed storage or templates read); when one is shown
+   * again, every node gets its full check at once.
+   */
+  visibility?: WindowVisibility;
 }
 
 export interface HealthService {
@@ -92,7 +99,9 @@ export function createHealthService(options: HealthOptions): HealthService {
 
   async function checkNode(entry: ClusterEntry, node: NodeEntry): Promise<boolean> {
     // No secret, no request: the node is not checked, and nothing says it is broken.
-    const check = secretMissing(entry.cluster, node.node) ?? (await node.provider.check({ signal: entry.abort.signal }))[0];
+    const reachabilityOnly = options.visibility?.current() === 'hidden';
+    const check =
+      secretMissing(entry.cluster, node.node) ?? (await node.provider.check({ signal: entry.abort.signal, reachabilityOnly }))[0];
     if (!check || entry.abort.signal.aborted) return false;
     const health = toHealth(entry, asSecretMissing(check), check.ready ? 0 : node.poller.failures + 1);
     const point: HealthPoint = { at: health.checkedAt, ready: health.ready, reason: health.reason, latencyMs: health.latencyMs };
@@ -159,6 +168,13 @@ export function createHealthService(options: HealthOptions): HealthService {
     start() {
       if (unsubscribe.length > 0) return;
       unsubscribe.push(options.clusters.subscribe(sync));
+      // Shown again: what the hidden checks left out (version, seed storage, templates) is read now, not a cycle later.
+      if (options.visibility)
+        unsubscribe.push(
+          options.visibility.subscribe((v) => {
+            if (v === 'visible') for (const e of clusters.values()) e.nodes.forEach((n) => void n.poller.trigger());
+          }),
+        );
       sync();
     },
     stop() {

@@ -4,10 +4,13 @@
  * cluster's, not the node's: over ten simulated minutes on three nodes they are read once per cycle, not once per
  * node per cycle, while every node's own status is still read every cycle (the node-unreachable alert needs it).
  * Counted on the simulator, on a hand-moved clock whose timers land a few ms apart per node, as real ones do.
+ * With no window shown, a node's check asks only whether the node answers (all the alerts need); shown again,
+ * every node gets its full check at once.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../../../../main/log/logger';
 import { createHealthService, type HealthService } from '../../../../main/services/health/service';
+import { ManualVisibility } from '../../../../main/services/inventory/visibility';
 import type { Timers } from '../../../../main/services/polling/timers';
 import { storages } from '../../../../main/simulator/datasets';
 import { goodTemplate, type ClusterDefinition } from '../../../../main/simulator';
@@ -86,5 +89,43 @@ describe('health polling cost', () => {
     await health.checkNow('sim');
     expect(sc.sim.requests.count({ route: '/version' })).toBe(1);
     expect(sc.sim.requests.count({ route: '/cluster/resources' })).toBe(1);
+  });
+
+  it('asks only whether each node answers while the window is hidden, and checks fully when it is shown', async () => {
+    sc = await startSimCluster({ timeScale: 1, agentDelayMs: 0, dataset: threeNodes });
+    const timers = new ManualTimers();
+    const visibility = new ManualVisibility('hidden');
+    health = createHealthService({
+      clusters: sc.directory,
+      publish: () => undefined,
+      logger: createLogger({ sinks: [] }),
+      timers,
+      intervalMs: CADENCE,
+      visibility,
+    });
+    health.start();
+    await health.idle();
+    for (let i = 0; i < CYCLES; i++) {
+      timers.advance(CADENCE);
+      await health.idle();
+    }
+    // 1 + CYCLES rounds of the three nodes' status, and nothing else: no version, no storage, no template listing.
+    expect(sc.sim.requests.byRoute()).toEqual({ 'GET /nodes/{node}/status': 3 * (CYCLES + 1) });
+    expect(health.snapshot('sim').clusters[0]!.nodes.every((n) => n.latest?.ready)).toBe(true);
+    // A node going down while hidden is still seen at the next cycle (what node-unreachable needs).
+    sc.sim.state.node('pve2')!.online = false;
+    timers.advance(CADENCE);
+    await health.idle();
+    const pve2 = health.snapshot('sim').clusters[0]!.nodes.find((n) => n.node === 'pve2')!.latest!;
+    expect(pve2.ready).toBe(false);
+    expect(pve2.reason).toBe('Unreachable');
+    sc.sim.state.node('pve2')!.online = true;
+
+    sc.sim.requests.clear();
+    visibility.set('visible');
+    await health.idle();
+    expect(sc.sim.requests.count({ route: '/nodes/{node}/storage/{storage}/status' })).toBe(3);
+    expect(sc.sim.requests.count({ route: '/version' })).toBe(1);
+    expect(health.snapshot('sim').clusters[0]!.nodes.every((n) => n.latest?.details.templates === '1/1')).toBe(true);
   });
 });
