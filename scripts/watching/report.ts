@@ -21,7 +21,7 @@ export const HIDDEN_NEEDS: { match: RegExp; alert: string }[] = [
   {
     match: /^GET \/cluster\/resources\?type=vm$/,
     alert:
-      "template-unsuitable (template-watch.ts every 10 min, and sooner on the health check's TemplateNotFound: the check's template listing)",
+      "template-unsuitable (template-watch.ts every 10 min: the catalogue templates' listing; the health check reads it too, but not while hidden)",
   },
   {
     match: /^GET \/nodes\/\{node\}\/qemu\/\{vmid\}\/config$/,
@@ -99,6 +99,8 @@ export function markdown(r: WatchingResult): string[] {
     "datacenter summary (VM states, nodes, storage), the task log at the bottom, and one VM's summary (its status, its addresses from",
     'the guest agent, its charts); the web UI shows the addresses of the one open VM only, so it shows less than the app for this',
     'count. Pulse: its dashboard, which is its whole poller (it polls from its server whatever the browser shows).',
+    "One difference the other way: the app reads the drawer's charts when it opens (main/services/rrd, cached for the",
+    "timeframe's step) and does not redraw them while it stays open; the web UI's RRDStore reloads every 30 s.",
     '',
     '| Ratio (busiest node) | Value | Goal |',
     '| --- | ---: | --- |',
