@@ -257,6 +257,10 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const q = ratiosOf(r);
   console.log('');
   console.log(`ratio app/PVE-UI (every view open, busiest node) ${q.visiblePveUi.toFixed(3)} (goal <= 0.25)`);
+  console.log(`ratio app/PVE-UI (every view open, all nodes together) ${q.visiblePveUiCluster.toFixed(3)} (goal <= 0.25)`);
+  console.log(
+    `ratio app/PVE-UI (every view open, the open VM on another node than the URL's) ${q.visiblePveUiVmElsewhere.toFixed(3)} (goal <= 0.25)`,
+  );
   console.log(`ratio app/Pulse (every view open, busiest node) ${q.visiblePulse.toFixed(3)} (goal <= 0.25)`);
   console.log(`ratio app/PVE-UI (window hidden, busiest node) ${q.hiddenPveUi.toFixed(3)}`);
   console.log(`ratio app/Pulse (window hidden, busiest node) ${q.hiddenPulse.toFixed(3)}`);

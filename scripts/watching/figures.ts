@@ -13,9 +13,16 @@ export function watchingFigures(out: string): { figure: string; value: string; g
   const busy = (label: string) => num(new RegExp(`^${label}: busiest node ([\\d.]+) requests/min`, 'm'), out);
   const pveUi = ratio('app/PVE-UI');
   const pulse = ratio('app/Pulse');
+  const elsewhere = num(/^ratio app\/PVE-UI \(every view open, the open VM on another node[^)]*\) ([\d.]+)/m, out);
   const needless = [...out.matchAll(/^hidden (\S+ \S+) [\d.]+\/min in all: NO ALERT NEEDS IT/gm)].map((m) => m[1]!);
   return [
     { figure: 'app / Proxmox web UI, every view open (busiest node)', value: fmt(pveUi), goal: '<= 0.25', ratio: pveUi && pveUi / 0.25 },
+    {
+      figure: "app / Proxmox web UI, the open VM on another node than the URL's",
+      value: fmt(elsewhere),
+      goal: '<= 0.25',
+      ratio: elsewhere && elsewhere / 0.25,
+    },
     { figure: 'app / Pulse, every view open (busiest node)', value: fmt(pulse), goal: '<= 0.25', ratio: pulse && pulse / 0.25 },
     { figure: 'app, every view open: requests/min, busiest node', value: fmt(busy('app, every view open')), goal: 'report' },
     { figure: 'app, window hidden: requests/min, busiest node', value: fmt(busy('app, window hidden')), goal: 'report' },

@@ -18,6 +18,9 @@ import type { WindowVisibility } from '../inventory/visibility';
 import { shareClusterReads } from './shared-reads';
 import { healthHints } from './reasons';
 
+/** How long the cluster's version answer serves the node checks (shared-reads.ts): it changes with an upgrade. */
+const VERSION_KEPT_MS = 5 * 60_000;
+
 export interface HealthOptions {
   clusters: ClusterDirectory;
   publish(update: HealthUpdate): void;
@@ -120,7 +123,7 @@ export function createHealthService(options: HealthOptions): HealthService {
   function open(cluster: Cluster): ClusterEntry {
     const entry: ClusterEntry = { cluster, nodes: [], abort: new AbortController() };
     // The version and the templates' listing are the cluster's: read once per cycle, not once per node.
-    const shared = shareClusterReads(cluster.api, () => timers.now(), intervalMs * 0.9);
+    const shared = shareClusterReads(cluster.api, () => timers.now(), { resourcesMs: intervalMs * 0.9, versionMs: VERSION_KEPT_MS });
     entry.forgetShared = shared.forget;
     const api = shared.api;
     for (const node of cluster.profile.nodes) {

@@ -4,8 +4,9 @@
  * node, two things that are the cluster's and not the node's: `GET /version` and `GET /cluster/resources?type=vm`
  * (the templates). Identical GETs in flight are already sent once by the client, but the pollers drift apart (each
  * waits its cadence after its own run ends), so on a 3-node cluster these were three of each per cycle
- * (bench:watching, issue 27 §3): 24 requests a minute where 16 say the same, window shown or hidden. Here an answer
- * is kept for most of a cycle, so each is read once per cycle per cluster; each node's own reads (its status, its
+ * (bench:watching, issue 27 §3): 24 requests a minute where 16 say the same, window shown or hidden. Here the
+ * templates' listing is kept for most of a cycle, so it is read once per cycle per cluster, and the version (which
+ * changes with an upgrade) for 5 minutes; each node's own reads (its status, its
  * seed storage: what the node-unreachable alert needs) are untouched. A failed read is not kept, and `forget()`
  * (Check now) reads afresh.
  */
@@ -17,9 +18,16 @@ export interface SharedReads {
   forget(): void;
 }
 
-export function shareClusterReads(api: PveApi, now: () => number, keepMs: number): SharedReads {
+export interface KeepFor {
+  /** The templates' listing: most of a cycle, so once per cycle. */
+  resourcesMs: number;
+  /** The version changes when the cluster is upgraded: kept longer. */
+  versionMs: number;
+}
+
+export function shareClusterReads(api: PveApi, now: () => number, keep: KeepFor): SharedReads {
   const kept = new Map<string, { at: number; answer: Promise<unknown> }>();
-  function shared<T>(key: string, read: () => Promise<T>): Promise<T> {
+  function shared<T>(key: string, keepMs: number, read: () => Promise<T>): Promise<T> {
     const hit = kept.get(key);
     if (hit && now() - hit.at < keepMs) return hit.answer as Promise<T>;
     const answer = read();
@@ -31,10 +39,11 @@ export function shareClusterReads(api: PveApi, now: () => number, keepMs: number
   }
   const sharedApi = new Proxy(api, {
     get(target, prop) {
-      if (prop === 'version') return (opts?: Parameters<PveApi['version']>[0]) => shared('version', () => target.version(opts));
+      if (prop === 'version')
+        return (opts?: Parameters<PveApi['version']>[0]) => shared('version', keep.versionMs, () => target.version(opts));
       if (prop === 'clusterResources')
         return (type?: Parameters<PveApi['clusterResources']>[0], opts?: Parameters<PveApi['clusterResources']>[1]) =>
-          shared(`resources:${type ?? ''}`, () => target.clusterResources(type, opts));
+          shared(`resources:${type ?? ''}`, keep.resourcesMs, () => target.clusterResources(type, opts));
       const value: unknown = Reflect.get(target, prop, target);
       return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
     },
