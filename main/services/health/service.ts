@@ -103,9 +103,10 @@ export function createHealthService(options: HealthOptions): HealthService {
   async function checkNode(entry: ClusterEntry, node: NodeEntry): Promise<boolean> {
     // No secret, no request: the node is not checked, and nothing says it is broken.
     const reachabilityOnly = options.visibility?.current() === 'hidden';
-    const check =
+    const answered =
       secretMissing(entry.cluster, node.node) ?? (await node.provider.check({ signal: entry.abort.signal, reachabilityOnly }))[0];
-    if (!check || entry.abort.signal.aborted) return false;
+    if (!answered || entry.abort.signal.aborted) return false;
+    const check = reachabilityOnly ? withLastVerdict(answered, node.latest) : answered;
     const health = toHealth(entry, asSecretMissing(check), check.ready ? 0 : node.poller.failures + 1);
     const point: HealthPoint = { at: health.checkedAt, ready: health.ready, reason: health.reason, latencyMs: health.latencyMs };
     if (health.cpu !== undefined) point.cpu = health.cpu;
@@ -198,6 +199,14 @@ export function createHealthService(options: HealthOptions): HealthService {
       await Promise.all([...clusters.values()].flatMap((e) => e.nodes.map((n) => n.poller.idle())));
     },
   };
+}
+
+/** What a reachability-only check did not read: a node that answers keeps the last full check's verdict on its seed storage or templates, and its details. */
+function withLastVerdict(check: Checked, latest: NodeHealth | null): Checked {
+  if (!latest || !check.ready) return check;
+  const details = { ...latest.details, ...check.details };
+  if (latest.reason !== 'StorageNotFound' && latest.reason !== 'TemplateNotFound') return { ...check, details };
+  return { ...check, details, ready: false, reason: latest.reason, message: latest.message };
 }
 
 /** A secret that failed to decrypt surfaces in the check's words; one never held is known before any request. */

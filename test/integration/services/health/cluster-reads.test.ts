@@ -129,4 +129,29 @@ describe('health polling cost', () => {
     expect(sc.sim.requests.count({ route: '/version' })).toBe(1);
     expect(health.snapshot('sim').clusters[0]!.nodes.every((n) => n.latest?.details.templates === '1/1')).toBe(true);
   });
+
+  it("keeps the last full check's verdict on the templates while hidden, the node still asked", async () => {
+    sc = await startSimCluster({ timeScale: 1, agentDelayMs: 0, dataset: threeNodes, profile: { templates: { gone: { vmid: 9999 } } } });
+    const timers = new ManualTimers();
+    const visibility = new ManualVisibility('visible');
+    health = createHealthService({
+      clusters: sc.directory,
+      publish: () => undefined,
+      logger: createLogger({ sinks: [] }),
+      timers,
+      intervalMs: CADENCE,
+      visibility,
+    });
+    health.start();
+    await health.idle();
+    const pve1 = () => health!.snapshot('sim').clusters[0]!.nodes.find((n) => n.node === 'pve1')!.latest!;
+    expect(pve1().reason).toBe('TemplateNotFound');
+    visibility.set('hidden');
+    sc.sim.requests.clear();
+    timers.advance(10 * 60_000);
+    await health.idle();
+    expect(Object.keys(sc.sim.requests.byRoute())).toEqual(['GET /nodes/{node}/status']);
+    expect(pve1()).toMatchObject({ ready: false, reason: 'TemplateNotFound' });
+    expect(pve1().details.pveVersion).toBeTruthy();
+  });
 });
