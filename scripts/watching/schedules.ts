@@ -117,68 +117,68 @@ export const PULSE_CYCLE_CITE =
 export const PULSE_CALLS: PulseCall[] = [
   {
     name: 'nodes',
-    cite: 'monitor_pve.go:1433 fetchPVENodes → :484 client.GetNodes (GET /nodes)',
+    cite: 'internal/monitoring/monitor_pve.go:1433 fetchPVENodes → :484 client.GetNodes (GET /nodes)',
     paths: () => ['/nodes'],
   },
   {
     name: 'node status',
-    cite: 'monitor_pve.go:1461 pollPVENodesParallel → monitor_polling_node.go:113 GetNodeStatus (GET /nodes/{node}/status), each online node',
+    cite: 'internal/monitoring/monitor_pve.go:1461 pollPVENodesParallel → monitor_polling_node.go:113 GetNodeStatus (GET /nodes/{node}/status), each online node',
     paths: (v) => v.nodes.map((n) => `/nodes/${n}/status`),
   },
   {
     name: 'pending updates',
-    cite: 'monitor_polling_node_helpers.go:365-367 GetNodePendingUpdates (pkg/proxmox/client.go:2914 GET /nodes/{node}/apt/update), cached pendingUpdatesCacheTTL 30 min (monitor.go:1268)',
+    cite: 'internal/monitoring/monitor_polling_node_helpers.go:365-367 GetNodePendingUpdates (pkg/proxmox/client.go:2914 GET /nodes/{node}/apt/update), cached pendingUpdatesCacheTTL 30 min (monitor.go:1268)',
     ttlMs: 30 * 60_000,
     paths: (v) => v.nodes.map((n) => `/nodes/${n}/apt/update`),
   },
   {
     name: 'VMs',
-    cite: 'monitor_pve.go:1506 pollGuestsWithFallback → monitor_pve_guest_poll.go:51 GetClusterResources(ctx, "vm") (GET /cluster/resources?type=vm)',
+    cite: 'internal/monitoring/monitor_pve.go:1506 pollGuestsWithFallback → monitor_pve_guest_poll.go:51 GetClusterResources(ctx, "vm") (GET /cluster/resources?type=vm)',
     paths: () => ['/cluster/resources?type=vm'],
   },
   {
     name: 'running VM status',
-    cite: 'monitor_pve_guest_builders.go:241-243 GetVMStatus for every running qemu VM (client.go:2338 GET /nodes/{node}/qemu/{vmid}/status/current)',
+    cite: 'internal/monitoring/monitor_pve_guest_builders.go:241-243 GetVMStatus for every running qemu VM (pkg/proxmox/client.go:2338 GET /nodes/{node}/qemu/{vmid}/status/current)',
     paths: (v) => v.vms.filter((m) => m.running).map((m) => `/nodes/${m.node}/qemu/${m.vmid}/status/current`),
   },
   {
     name: 'running VM filesystems',
-    cite: 'monitor_pve_guest_builders.go:299 updateVMDisksFromGuestAgentFSInfo → :776 fetchVMFSInfo → :536 GetVMFSInfo (client.go:1950 GET /nodes/{node}/qemu/{vmid}/agent/get-fsinfo), each cycle for a VM whose agent is on',
+    cite: 'internal/monitoring/monitor_pve_guest_builders.go:299 updateVMDisksFromGuestAgentFSInfo → :776 fetchVMFSInfo → :536 GetVMFSInfo (pkg/proxmox/client.go:1950 GET /nodes/{node}/qemu/{vmid}/agent/get-fsinfo), each cycle for a VM whose agent is on',
     paths: (v) => v.vms.filter((m) => m.running).map((m) => `/nodes/${m.node}/qemu/${m.vmid}/agent/get-fsinfo`),
   },
   {
     name: 'guest metadata: addresses',
-    cite: 'guest_metadata.go:274-275 GetVMNetworkInterfaces (client.go:2094 agent/network-get-interfaces), cached guestMetadataCacheTTL 5 min (guest_metadata.go:20)',
+    cite: 'internal/monitoring/guest_metadata.go:274-275 GetVMNetworkInterfaces (pkg/proxmox/client.go:2094 agent/network-get-interfaces), cached guestMetadataCacheTTL 5 min (guest_metadata.go:20)',
     ttlMs: 5 * 60_000,
     paths: (v) => v.vms.filter((m) => m.running).map((m) => `/nodes/${m.node}/qemu/${m.vmid}/agent/network-get-interfaces`),
   },
   {
     name: 'guest metadata: OS',
-    cite: 'guest_metadata.go:311-312 GetVMAgentInfo (client.go:1564 agent/get-osinfo), cached 5 min (guest_metadata.go:20)',
+    cite: 'internal/monitoring/guest_metadata.go:311-312 GetVMAgentInfo (pkg/proxmox/client.go:1564 agent/get-osinfo), cached 5 min (guest_metadata.go:20)',
     ttlMs: 5 * 60_000,
     paths: (v) => v.vms.filter((m) => m.running).map((m) => `/nodes/${m.node}/qemu/${m.vmid}/agent/get-osinfo`),
   },
   {
     name: 'guest metadata: agent version',
-    cite: 'guest_metadata.go:365-366 GetVMAgentVersion (client.go:1584 agent/info), cached 5 min (guest_metadata.go:20)',
+    cite: 'internal/monitoring/guest_metadata.go:365-366 GetVMAgentVersion (pkg/proxmox/client.go:1584 agent/info), cached 5 min (guest_metadata.go:20)',
     ttlMs: 5 * 60_000,
     paths: (v) => v.vms.filter((m) => m.running).map((m) => `/nodes/${m.node}/qemu/${m.vmid}/agent/info`),
   },
   {
     name: 'stopped VM start-at-boot',
-    cite: 'monitor_pve_guest_builders.go:354-356 fetchVMOnBoot → :516-518 GetVMConfig (GET /nodes/{node}/qemu/{vmid}/config), each cycle for a stopped VM',
+    cite: 'internal/monitoring/monitor_pve_guest_builders.go:354-356 fetchVMOnBoot → :516-518 GetVMConfig (GET /nodes/{node}/qemu/{vmid}/config), each cycle for a stopped VM',
     paths: (v) => v.vms.filter((m) => !m.running).map((m) => `/nodes/${m.node}/qemu/${m.vmid}/config`),
   },
   {
     name: 'storage',
-    cite: 'monitor_pve.go:1529 pollStorageAsync → monitor_pve_storage.go:65 GetAllStorage (client.go:1227 GET /storage) and :92 GetStorage per node (client.go:1197 GET /nodes/{node}/storage)',
+    cite: 'internal/monitoring/monitor_pve.go:1529 pollStorageAsync → monitor_pve_storage.go:65 GetAllStorage (pkg/proxmox/client.go:1227 GET /storage) and :92 GetStorage per node (pkg/proxmox/client.go:1197 GET /nodes/{node}/storage)',
     paths: (v) => ['/storage', ...v.nodes.map((n) => `/nodes/${n}/storage`)],
   },
 ];
 
 export const PULSE_NOT_REPLAYED = [
-  'Backups and snapshots (monitor_pve.go:1530 pollPVEBackupsAsync): off by default (BackupPollingInterval 0, config.go:819)',
-  'Ceph (ceph.go:28 pollCephCluster): only when Ceph is detected; the simulated cluster has none',
-  "A node's RRD memory read (monitor.go:1360, cached 30 s, :1327): only when the node's status lacks memory figures",
+  'Backups and snapshots (internal/monitoring/monitor_pve.go:1530 pollPVEBackupsAsync): off by default (BackupPollingInterval 0, internal/config/config.go:819)',
+  'Ceph (internal/monitoring/ceph.go:28 pollCephCluster): only when Ceph is detected; the simulated cluster has none',
+  "A node's RRD memory read (internal/monitoring/monitor.go:1360, cached 30 s, :1327): only when the node's status lacks memory figures",
   'Hidden: Pulse polls from its server whatever its browser window shows; its cycle is the same with no window open',
 ];
