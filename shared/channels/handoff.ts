@@ -49,11 +49,14 @@ export const HandoffTargets = z
 export type HandoffTargets = z.infer<typeof HandoffTargets>;
 const Started = z.object({ taskIds: z.array(z.string()) }).strict();
 
+/** The most text Take in manifests takes at once (pasted, or the files opened, together). */
+export const MANIFESTS_MAX_CHARS = 1_048_576;
+
 /** Issue 26, the other way: YAML with the operator's Proxy objects (and providers-config entries) for a cluster. */
 export const HandoffImportInput = z
   .object({
     clusterId: boundedText(200),
-    yaml: boundedText(1_048_576),
+    yaml: boundedText(MANIFESTS_MAX_CHARS),
     /** False: only read and check; true: also make each Proxy as the app's own proxy (nothing when anything misfits). */
     create: z.boolean(),
   })

@@ -20,6 +20,8 @@ import { demoHost, describeE2e, type E2eOptions } from '../support/e2e';
 import { formatLayoutProblems, pageLayoutProblems } from '../support/layout-check';
 import { screenshotPath } from '../support/screenshots';
 
+const SAMPLE = join(__dirname, '../../../shared/seeds/extracted/sample-proxy-proxmox.yaml');
+
 const poll = { timeout: 30_000 };
 const squid = 'proxy-a7k2m9x4q1w8e5r3t6';
 const socks = 'proxy-b3n8v5c2x7z4l9k1j6';
@@ -153,10 +155,13 @@ describeE2e('handing proxies to Kubernetes in the browser against the demo', set
   });
 
   it('takes in the seeds’ sample Proxy: a misfit said in words, then made as the app’s own proxy', async () => {
-    const sample = readFileSync(join(__dirname, '../../../shared/seeds/extracted/sample-proxy-proxmox.yaml'), 'utf8');
+    const sample = readFileSync(SAMPLE, 'utf8');
     await page.getByRole('group', { name: 'Actions on the selection' }).getByRole('button', { name: 'Take in manifests…' }).click();
     const take = () => page.getByRole('dialog', { name: 'Take in manifests' });
-    await take().getByLabel('Manifests (YAML)').fill(sample);
+    // Opened from its file, as a user picks it (Open files…).
+    await take().getByLabel('Manifest files').setInputFiles(SAMPLE);
+    await expect.poll(() => take().getByText('Read sample-proxy-proxmox.yaml.').count(), poll).toBe(1);
+    expect(await take().getByLabel('Manifests (YAML)').inputValue()).toBe(`${sample.trimEnd()}\n`);
     await take().getByRole('button', { name: 'Check' }).click();
     const problems = take().getByRole('alert', { name: 'What cannot be taken' });
     await expect.poll(() => problems.textContent().catch(() => ''), poll).toMatch(/proxy-proxmox-sample: image "debian-13" is not a template of/);

@@ -1,5 +1,6 @@
 /**
- * Issue 26, the other way: Take in manifests… pastes YAML holding the
+ * Issue 26, the other way: Take in manifests… pastes (or opens, one file or
+ * a bundle's several, read as one text) YAML holding the
  * Kubernetes operator's Proxy objects; main reads and checks them against the
  * chosen cluster's catalogue (handoff.import with create false), says every
  * misfit in words, and on Create makes each as the app's own proxy with the
@@ -7,8 +8,8 @@
  * A providers-config entry in the text is offered as a new cluster profile
  * (ProfileOffers.tsx).
  */
-import { useState } from 'react';
-import type { HandoffImportResult } from '../../../../../shared/channels/handoff';
+import { useRef, useState, type ChangeEvent } from 'react';
+import { MANIFESTS_MAX_CHARS, type HandoffImportResult } from '../../../../../shared/channels/handoff';
 import type { AppErrorValue } from '../../../../../shared/errors';
 import { Dialog } from '../../../components/common/Dialog';
 import { ErrorNotice } from '../../../components/common/ErrorNotice';
@@ -23,6 +24,30 @@ export function ImportDialog() {
   const [clusterId, setClusterId] = useState(profiles[0]?.id ?? '');
   const [yaml, setYaml] = useState('');
   const [answer, setAnswer] = useState<{ value?: HandoffImportResult; error?: AppErrorValue; made?: boolean }>();
+  const picker = useRef<HTMLInputElement>(null);
+  const [opened, setOpened] = useState<{ text?: string; problem?: string }>();
+  const take = (text: string) => {
+    setYaml(text);
+    setAnswer(undefined);
+  };
+  // Several files (a bundle's proxies/*.yaml) are read as one text, a YAML document each.
+  const openFiles = async (e: ChangeEvent<HTMLInputElement>) => {
+    const files = [...(e.target.files ?? [])];
+    e.target.value = '';
+    if (files.length === 0) return;
+    try {
+      const texts = await Promise.all(files.map((f) => f.text()));
+      const text = texts.map((t) => t.trimEnd()).join('\n---\n');
+      if (text.length > MANIFESTS_MAX_CHARS) {
+        setOpened({ problem: `${files.length === 1 ? 'That file holds' : 'Those files hold'} more than 1 MiB of text, more than is taken at once: open fewer files.` });
+        return;
+      }
+      take(`${text}\n`);
+      setOpened({ text: `Read ${files.map((f) => f.name).join(', ')}.` });
+    } catch {
+      setOpened({ problem: 'The file could not be read: check that it is a text file you may read, and open it again.' });
+    }
+  };
   const ask = async (create: boolean) => {
     const a = await requestImport({ clusterId, yaml, create });
     setAnswer(a.ok ? { value: a.value, made: create && a.value.taskIds.length > 0 } : { error: a.error });
@@ -49,7 +74,7 @@ export function ImportDialog() {
       }
     >
       <p className="muted">
-        Paste the Kubernetes operator’s Proxy objects. Each becomes this app’s own proxy, with the same name, placement and cloud-init. A
+        Paste the Kubernetes operator’s Proxy objects, or open their files (a bundle’s several at once). Each becomes this app’s own proxy, with the same name, placement and cloud-init. A
         providers-config entry pasted along can become a new cluster.
       </p>
       <div className="handoff-form">
@@ -68,13 +93,29 @@ export function ImportDialog() {
             rows={10}
             value={yaml}
             onChange={(e) => {
-              setYaml(e.target.value);
-              setAnswer(undefined);
+              take(e.target.value);
+              setOpened(undefined);
             }}
             spellCheck={false}
             className="handoff-yaml"
           />
         </Field>
+        <div className="handoff-open">
+          <button type="button" onClick={() => picker.current?.click()}>
+            Open files…
+          </button>
+          <input
+            ref={picker}
+            type="file"
+            multiple
+            accept=".yaml,.yml,.json,application/yaml,text/yaml"
+            hidden
+            aria-label="Manifest files"
+            onChange={(e) => void openFiles(e)}
+          />
+          {opened?.text && <span className="muted">{opened.text}</span>}
+          {opened?.problem && <span role="alert">{opened.problem}</span>}
+        </div>
       </div>
       {answer?.error && <ErrorNotice error={answer.error} title="The manifests could not be taken in" />}
       {r && r.problems.length > 0 && (
