@@ -5,7 +5,7 @@
  */
 import type { BridgeDefinition, ClusterDefinition, StorageDefinition, VmDefinition, VmPowerState, VnetDefinition } from './types';
 import type { SimClock } from './clock';
-import { snapshotConfigOf } from './snapshots';
+import { snapshotConfigOf } from './snapshot-config';
 
 export interface SimVm {
   vmid: number;
