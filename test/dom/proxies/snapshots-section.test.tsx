@@ -93,7 +93,11 @@ describe('the drawer: Snapshots', () => {
   it('shows a classified error with what to do, and reads again on Refresh only', async () => {
     answer = () => ({
       ok: false,
-      error: { kind: 'permanent', message: 'this token cannot do that: it needs VM.Audit on /vms/101', hint: 'Grant VM.Audit on /vms/101.' },
+      error: {
+        kind: 'permanent',
+        message: 'this token cannot do that: it needs VM.Audit on /vms/101',
+        hint: 'Grant VM.Audit on /vms/101.',
+      },
     });
     const section = await openSection();
     expect(section.textContent).toContain('The snapshots could not be read');

@@ -8,10 +8,20 @@ import { useCallback, useEffect, useState } from 'react';
 import type { VmSnapshots } from '../../../../shared/channels/vm-meta';
 import type { AppErrorValue } from '../../../../shared/errors';
 import { ErrorNotice } from '../../components/common/ErrorNotice';
-import { DateTime } from '../../components/common/Time';
+import { formatDateTime } from '../../format';
 import { useTasks } from '../../stores/tasks';
 import type { ProxyRow } from './rows';
 import './vm-meta.css';
+
+/** The renderer's one time format, its date and clock each kept whole: a narrow drawer breaks between them only. */
+function Taken({ at }: { at: string }) {
+  const [date, clock] = formatDateTime(at).split(' ');
+  return (
+    <time dateTime={at}>
+      <span className="nowrap">{date}</span> <span className="nowrap">{clock}</span>
+    </time>
+  );
+}
 
 export function SnapshotsSection({ row }: { row: ProxyRow }) {
   const api = useTasks((s) => s.api);
@@ -53,41 +63,39 @@ export function SnapshotsSection({ row }: { row: ProxyRow }) {
       )}
       {value && value.snapshots.length === 0 && <p className="muted">No snapshots.</p>}
       {value && value.snapshots.length > 0 && (
-        <div className="table-scroll">
-          <table className="check-history snapshot-table">
-            <caption className="sr-only">Snapshots of VM {row.vmid}, oldest first</caption>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Taken</th>
-                <th scope="col">Description</th>
+        <table className="check-history snapshot-table">
+          <caption className="sr-only">Snapshots of VM {row.vmid}, oldest first</caption>
+          <thead>
+            <tr>
+              <th scope="col">Name</th>
+              <th scope="col">Taken</th>
+              <th scope="col">Description</th>
+            </tr>
+          </thead>
+          <tbody>
+            {value.snapshots.map((s) => (
+              <tr key={s.name} aria-current={s.name === value.current ? 'true' : undefined}>
+                <td>
+                  <span className="mono snapshot-name">{s.name}</span>
+                  {s.ours && (
+                    <span className="state-badge tone-info snapshot-badge" title="Taken by Egress Desk before a change">
+                      Egress Desk’s
+                    </span>
+                  )}
+                  {s.name === value.current && (
+                    <span className="state-badge tone-neutral snapshot-badge" title="The VM's current state descends from this snapshot">
+                      current
+                    </span>
+                  )}
+                  {s.vmstate && <span className="muted snapshot-note"> with RAM</span>}
+                  {s.state && <span className="muted snapshot-note"> ({s.state})</span>}
+                </td>
+                <td className="snapshot-taken">{s.time ? <Taken at={s.time} /> : '—'}</td>
+                <td className="snapshot-description">{s.description || <span className="muted">—</span>}</td>
               </tr>
-            </thead>
-            <tbody>
-              {value.snapshots.map((s) => (
-                <tr key={s.name} aria-current={s.name === value.current ? 'true' : undefined}>
-                  <td>
-                    <span className="mono snapshot-name">{s.name}</span>
-                    {s.ours && (
-                      <span className="state-badge tone-info snapshot-badge" title="Taken by Egress Desk before a change">
-                        Egress Desk’s
-                      </span>
-                    )}
-                    {s.name === value.current && (
-                      <span className="state-badge tone-neutral snapshot-badge" title="The VM's current state descends from this snapshot">
-                        current
-                      </span>
-                    )}
-                    {s.vmstate && <span className="muted snapshot-note"> with RAM</span>}
-                    {s.state && <span className="muted snapshot-note"> ({s.state})</span>}
-                  </td>
-                  <td>{s.time ? <DateTime at={s.time} /> : '—'}</td>
-                  <td className="snapshot-description">{s.description || <span className="muted">—</span>}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+            ))}
+          </tbody>
+        </table>
       )}
     </section>
   );

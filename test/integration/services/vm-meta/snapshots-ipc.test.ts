@@ -49,7 +49,9 @@ describe('vm.snapshots on the demo cluster', () => {
     const a = await call({ clusterId: 'demo', vmid: 150_005, name: 'proxy-d2w6e1r9t4y7u3i8o0' });
     const v = (a as { value: VmSnapshots }).value;
     expect(v.supported).toBe(false);
-    expect(v.why).toBe("VM 150005 cannot be snapshotted: scsi0 is a raw volume on NFS storage 'nas-nfs': Proxmox snapshots only qcow2 volumes there.");
+    expect(v.why).toBe(
+      "VM 150005 cannot be snapshotted: scsi0 is a raw volume on NFS storage 'nas-nfs': Proxmox snapshots only qcow2 volumes there.",
+    );
     expect(v.snapshots).toEqual([]);
   });
 
