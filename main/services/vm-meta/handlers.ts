@@ -8,6 +8,7 @@
  */
 import type { vmMetaChannels } from '../../../shared/channels/vm-meta';
 import { AppError } from '../../errors/app-error';
+import { redactSecrets } from '../../log/secrets';
 import type { AreaHandlers } from '../../ipc/router';
 import type { Cluster, ClusterDirectory } from '../clusters/cluster';
 
@@ -60,7 +61,8 @@ export function vmMetaHandlers(deps: VmMetaDeps): AreaHandlers<typeof vmMetaChan
         snapshots: listing.snapshots.map((s) => ({
           name: s.name,
           ...(s.takenAt ? { time: s.takenAt.toISOString() } : {}),
-          description: s.description,
+          // Another's description is an admin's text; a secret the app knows (a proxy password pasted there) never crosses.
+          description: redactSecrets(s.description),
           ours: s.ours,
           ...(s.parent ? { parent: s.parent } : {}),
           vmstate: s.withRam,

@@ -7,6 +7,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { composeApp, type ComposedApp } from '../../../support/compose-app';
 import { createLogger } from '../../../../main/log/logger';
+import { forgetSecret, registerSecret } from '../../../../main/log/secrets';
+import { startDemoCluster, type DemoCluster } from '../../../../main/services/demo/demo-cluster';
+import { MutableClusterDirectory } from '../../../../main/services/clusters/cluster';
+import { vmMetaHandlers } from '../../../../main/services/vm-meta/handlers';
 import type { VmSnapshots } from '../../../../shared/channels/vm-meta';
 
 let app: ComposedApp;
@@ -63,5 +67,30 @@ describe('vm.snapshots on the demo cluster', () => {
       ok: false,
       error: { kind: 'permanent', message: expect.stringContaining('is named proxy-a7k2m9x4q1w8e5r3t6, not proxy-renamed') },
     });
+  });
+});
+
+describe('vm.snapshots and a known secret (sentinel)', () => {
+  let demo: DemoCluster;
+  const SENTINEL = 'sentinel-Proxy-Passw0rd-7f3a9c';
+  beforeAll(async () => {
+    demo = await startDemoCluster(createLogger({ sinks: [] }), 0.02);
+    registerSecret(SENTINEL);
+  });
+  afterAll(async () => {
+    forgetSecret(SENTINEL);
+    await demo?.close();
+  });
+
+  it("never answers a secret the app knows, even pasted by an admin into another's snapshot description", async () => {
+    const vm = demo.sim.state.vm(150_002)!;
+    vm.snapshots = { pasted: { config: {}, snaptime: 1_795_000_000, description: `squid password ${SENTINEL} for the lab` } };
+    const directory = new MutableClusterDirectory();
+    directory.set(demo.cluster);
+    const handlers = vmMetaHandlers({ directory, refreshAfterWrite: () => undefined });
+    const v = await handlers['vm.snapshots']({ clusterId: demo.cluster.id, vmid: 150_002, name: 'proxy-b3n8v5c2x7z4l9k1j6' }, ctx);
+    expect(v.snapshots.map((s) => [s.name, s.ours])).toEqual([['pasted', false]]);
+    expect(v.snapshots[0]!.description).toContain('squid password');
+    expect(JSON.stringify(v)).not.toContain(SENTINEL);
   });
 });
