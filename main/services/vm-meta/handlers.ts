@@ -7,6 +7,7 @@
  * words; reads only, when the drawer asks.
  */
 import type { vmMetaChannels } from '../../../shared/channels/vm-meta';
+import { isProviderError } from '../../core';
 import { AppError } from '../../errors/app-error';
 import { redactSecrets } from '../../log/secrets';
 import type { AreaHandlers } from '../../ipc/router';
@@ -52,7 +53,16 @@ export function vmMetaHandlers(deps: VmMetaDeps): AreaHandlers<typeof vmMetaChan
       const [listing, support] = await Promise.all([
         provider.snapshots(id, { signal: ctx.signal }),
         provider.snapshotSupport(id, { signal: ctx.signal }),
-      ]);
+      ]).catch((e: unknown) => {
+        // Proxmox lists no VM the token may not audit (/cluster/resources): gone, or the token lost VM.Audit on it.
+        if (isProviderError(e) && e.kind === 'not-found')
+          throw new AppError(
+            'not-found',
+            `${e.message}, or the token may no longer see it.`,
+            `Refresh the view. If VM ${vmid} is still in the Proxmox UI, grant VM.Audit on /vms/${vmid} to the token's user.`,
+          );
+        throw e;
+      });
       return {
         node: listing.node,
         vmid: listing.vmid,

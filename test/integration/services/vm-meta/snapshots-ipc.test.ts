@@ -2,7 +2,7 @@
  * Issue 25: the drawer's Snapshots channel through the real composition root and router, on the built-in demo
  * cluster (its simulator seeded with snapshots, datasets.ts DEMO_SNAPSHOTS). What a user would notice: the app's
  * own snapshot told from an admin's, the current state's parent, the words when a disk cannot snapshot, a gone VM
- * as not-found, and that a read sends nothing that changes the VM.
+ * as not-found, what a token that may see less is told, and a known secret never crossing.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { composeApp, type ComposedApp } from '../../../support/compose-app';
@@ -11,7 +11,9 @@ import { forgetSecret, registerSecret } from '../../../../main/log/secrets';
 import { startDemoCluster, type DemoCluster } from '../../../../main/services/demo/demo-cluster';
 import { MutableClusterDirectory } from '../../../../main/services/clusters/cluster';
 import { vmMetaHandlers } from '../../../../main/services/vm-meta/handlers';
+import { demoCluster } from '../../../../main/simulator';
 import type { VmSnapshots } from '../../../../shared/channels/vm-meta';
+import { startSimCluster } from '../../../support/sim-cluster';
 
 let app: ComposedApp;
 const ctx = { signal: new AbortController().signal, transport: 'test' };
@@ -92,5 +94,40 @@ describe('vm.snapshots and a known secret (sentinel)', () => {
     expect(v.snapshots.map((s) => [s.name, s.ours])).toEqual([['pasted', false]]);
     expect(v.snapshots[0]!.description).toContain('squid password');
     expect(JSON.stringify(v)).not.toContain(SENTINEL);
+  });
+});
+
+describe('vm.snapshots with a token that may see less', () => {
+  const tokens = {
+    vmOnly: { tokenId: 'vmonly@pve!v', acl: { '/vms': ['VM.Audit'], '/nodes': ['Sys.Audit'] } },
+    blind: { tokenId: 'blind@pve!b', acl: { '/': ['Sys.Audit', 'Datastore.Audit'] } },
+  };
+  const read = async (tokenName: keyof typeof tokens) => {
+    const env = await startSimCluster({ dataset: demoCluster(), tokens, tokenName });
+    try {
+      const directory = new MutableClusterDirectory();
+      directory.set(env.cluster);
+      const handlers = vmMetaHandlers({ directory, refreshAfterWrite: () => undefined });
+      return await handlers['vm.snapshots']({ clusterId: env.cluster.id, vmid: 150_001, name: 'proxy-a7k2m9x4q1w8e5r3t6' }, ctx).then(
+        (value) => ({ value }),
+        (error: unknown) => ({ error: error as { kind: string; message: string; hint?: string } }),
+      );
+    } finally {
+      await env.close();
+    }
+  };
+
+  it('without Datastore.Audit: lists the snapshots and says it cannot tell whether the disks can snapshot', async () => {
+    const a = await read('vmOnly');
+    expect(a).toMatchObject({ value: { supported: false, snapshots: [{ ours: false }, { ours: true }] } });
+    expect((a as { value: VmSnapshots }).value.why).toContain("scsi0 is on storage 'local-lvm', which this token cannot see");
+  });
+
+  it('without VM.Audit: not-found (Proxmox lists no VM the token may not audit), naming VM.Audit as what to grant', async () => {
+    const a = await read('blind');
+    expect(a).toMatchObject({
+      error: { kind: 'not-found', message: 'No VM 150001 is left: it is gone, or the token may no longer see it.' },
+    });
+    expect((a as { error: { hint: string } }).error.hint).toContain('grant VM.Audit on /vms/150001');
   });
 });
