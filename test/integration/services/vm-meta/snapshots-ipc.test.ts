@@ -108,7 +108,7 @@ describe('vm.snapshots with a token that may see less', () => {
       const directory = new MutableClusterDirectory();
       directory.set(env.cluster);
       const handlers = vmMetaHandlers({ directory, refreshAfterWrite: () => undefined });
-      return await Promise.resolve(handlers['vm.snapshots']({ clusterId: env.cluster.id, vmid: 150_001, name: 'proxy-a7k2m9x4q1w8e5r3t6' }, ctx)).then(
+      return await handlers['vm.snapshots']({ clusterId: env.cluster.id, vmid: 150_001, name: 'proxy-a7k2m9x4q1w8e5r3t6' }, ctx).then(
         (value) => ({ value }),
         (error: unknown) => ({ error: error as { kind: string; message: string; hint?: string } }),
       );
