@@ -18,7 +18,6 @@ import { DEFAULT_REQUESTS_PER_NODE } from '../main/core';
 import { MODEL, READING } from './bench-notes';
 import { mergeRows } from './bench-doc-merge';
 import { restartBench } from './bench-restart-figures';
-import { spliceWatchingSection, watchingFigures, watchingSection } from './watching/figures';
 
 const root = join(import.meta.dirname, '..');
 
@@ -266,12 +265,6 @@ const benches: Bench[] = [
     },
   },
   {
-    name: 'watching',
-    command: ['tsx', 'scripts/bench-watching.ts', '10', '10', '0.1'],
-    what: "Issue 27 §3, the cost of watching: the app's main services (inventory, node health, the drawer's RRD read, the alerts' template watch; the task manager for the bulk) over a simulated 100-proxy cluster on 3 nodes, 10 simulated minutes with every view open, 10 with the window hidden, and a bulk of 10 creates; then the Proxmox web UI's stores and Pulse's poller replayed from their sources against the same simulator for the same information on screen; requests per minute per node by endpoint from the simulator's request log, on its clock (timeScale 0.1). Its tables and sources are the section 'Cost of watching' below.",
-    figures: watchingFigures,
-  },
-  {
     name: 'seed',
     command: ['tsx', 'scripts/bench-seed.ts'],
     what: 'Building the NoCloud seed image, 200 builds per case.',
@@ -344,7 +337,6 @@ for (const { bench, figures, code } of results) {
 }
 
 const chromium = /Chromium ([\d.]+)/.exec(results.map((r) => r.out).join('\n'))?.[1];
-const watchingLines = watchingSection(results.find((r) => r.bench.name === 'watching')?.out ?? '');
 const doc = [
   '# Performance',
   '',
@@ -380,8 +372,6 @@ const doc = [
   '',
   ...READING,
   '',
-  // bench:watching writes its own section (scripts/bench-watching.ts `markdown`): its tables, ratios and sources.
-  ...watchingLines,
 ];
 const docPath = join(root, 'docs', 'performance.md');
 const rowsOnly = only && process.argv.includes('--write-rows');
@@ -396,16 +386,8 @@ if (rowsOnly) {
   // The reading notes are built from the sources' constants, not measured: they are brought up to date as well.
   const reading = '## Reading the figures';
   const kept = merged.includes(reading) ? merged.slice(0, merged.indexOf(reading)) : `${merged}\n`;
-  // The Cost of watching section follows the reading notes: kept as it was unless bench:watching ran.
-  const watching = merged.includes('## Cost of watching') ? merged.slice(merged.indexOf('## Cost of watching')) : '';
-  writeFileSync(docPath, kept + [...doc.slice(doc.indexOf(reading), doc.length - watchingLines.length)].join('\n') + watching);
+  writeFileSync(docPath, kept + doc.slice(doc.indexOf(reading)).join('\n'));
 }
-// A partial run that includes bench:watching replaces that section alone (it is a section of its own, not table rows).
-if (only?.includes('watching') && watchingLines.length) spliceWatchingSection(docPath, watchingLines);
 console.log(
-  rowsOnly
-    ? `\nWrote the rows of ${only.join(', ')} into docs/performance.md`
-    : only
-      ? '\n(a partial run: docs/performance.md left as it was, but for its Cost of watching section if that ran)'
-      : '\nWrote docs/performance.md',
+  rowsOnly ? `\nWrote the rows of ${only.join(', ')} into docs/performance.md` : only ? '\n(a partial run: docs/performance.md left as it was)' : '\nWrote docs/performance.md',
 );

@@ -31,8 +31,6 @@ export function createMonitoring(directory: ClusterDirectory, bus: EventBus, log
     publish: (u) => bus.publish('health.update', u),
     logger,
     nodeStats: (id) => inventory.nodes(id),
-    // The inventory's window visibility: while no window is shown, the node checks ask only what the alerts need.
-    visibility: options.inventory?.visibility,
     ...options.health,
   });
   const proxyCheck = createProxyCheckService({

@@ -77,7 +77,7 @@ export {
 } from './provider/operations/task-history';
 export { newInstanceId, type SeedSource } from './provider/cluster/seed-source';
 export { OPERATION_PRIVILEGES, type ProxyOperation } from './provider/rules/privileges';
-export type { NodeCheck, CheckReason, CheckOptions } from './provider/operations/check';
+export type { NodeCheck, CheckReason } from './provider/operations/check';
 export type { VmState } from './provider/rules/vm-state';
 export {
   ProviderError,

@@ -7,7 +7,7 @@ import { createLogger, type Logger } from '../../log/logger';
 import type { PveApi } from '../pve/api';
 import { buildSeedIso, seedIsoName, seedVolumeId } from '../seed/nocloud';
 import { defaultBudgets, type Budgets } from './rules/budgets';
-import { check, type CheckOptions, type NodeCheck } from './operations/check';
+import { check, type NodeCheck } from './operations/check';
 import type { CallOptions, CloneGate, CoreContext, SeedBuilder } from './calls/context';
 import { create } from './operations/create';
 import { nodeBridges, type NodeBridge } from './operations/bridges';
@@ -54,7 +54,7 @@ export interface Provider {
   get(id: string, options?: CallOptions): Promise<Instance>;
   delete(id: string, options?: CallOptions): Promise<void>;
   listByTag(options?: CallOptions): Promise<ListedInstance[]>;
-  check(options?: CheckOptions): Promise<NodeCheck[]>;
+  check(options?: CallOptions): Promise<NodeCheck[]>;
   /** Issue 16 (power.ts): start (or resume a paused or hibernated VM); a running VM is "already running". */
   start(id: string, options?: PowerOptions): Promise<PowerResult>;
   /** Clean shutdown (ACPI or agent) within `timeoutSeconds`; a timeout is transient with code `shutdown-timeout`. */

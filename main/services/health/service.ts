@@ -14,12 +14,7 @@ import type { Cluster, ClusterDirectory } from '../clusters/cluster';
 import { backoffDelay, Poller } from '../polling/poller';
 import { realTimers, type Timers } from '../polling/timers';
 import { HealthHistory } from './history';
-import type { WindowVisibility } from '../inventory/visibility';
-import { shareClusterReads } from './shared-reads';
 import { healthHints } from './reasons';
-
-/** How long the cluster's version answer serves the node checks (shared-reads.ts): it changes with an upgrade. */
-const VERSION_KEPT_MS = 5 * 60_000;
 
 export interface HealthOptions {
   clusters: ClusterDirectory;
@@ -34,12 +29,6 @@ export interface HealthOptions {
   /** Default 2 h (at least the hour the trend charts show). */
   historyMs?: number;
   timers?: Timers;
-  /**
-   * Whether a window is shown (the inventory's port). While none is, each node's check asks only whether the node
-   * answers (the node-unreachable alert needs no more: no version, seed storage or templates read); when one is shown
-   * again, every node gets its full check at once.
-   */
-  visibility?: WindowVisibility;
 }
 
 export interface HealthService {
@@ -63,8 +52,6 @@ interface ClusterEntry {
   cluster: Cluster;
   nodes: NodeEntry[];
   abort: AbortController;
-  /** Drops the kept cluster-wide answers (shared-reads.ts), so Check now reads them afresh. */
-  forgetShared?: () => void;
 }
 
 export function createHealthService(options: HealthOptions): HealthService {
@@ -102,11 +89,8 @@ export function createHealthService(options: HealthOptions): HealthService {
 
   async function checkNode(entry: ClusterEntry, node: NodeEntry): Promise<boolean> {
     // No secret, no request: the node is not checked, and nothing says it is broken.
-    const reachabilityOnly = options.visibility?.current() === 'hidden';
-    const answered =
-      secretMissing(entry.cluster, node.node) ?? (await node.provider.check({ signal: entry.abort.signal, reachabilityOnly }))[0];
-    if (!answered || entry.abort.signal.aborted) return false;
-    const check = reachabilityOnly ? withLastVerdict(answered, node.latest) : answered;
+    const check = secretMissing(entry.cluster, node.node) ?? (await node.provider.check({ signal: entry.abort.signal }))[0];
+    if (!check || entry.abort.signal.aborted) return false;
     const health = toHealth(entry, asSecretMissing(check), check.ready ? 0 : node.poller.failures + 1);
     const point: HealthPoint = { at: health.checkedAt, ready: health.ready, reason: health.reason, latencyMs: health.latencyMs };
     if (health.cpu !== undefined) point.cpu = health.cpu;
@@ -123,13 +107,9 @@ export function createHealthService(options: HealthOptions): HealthService {
 
   function open(cluster: Cluster): ClusterEntry {
     const entry: ClusterEntry = { cluster, nodes: [], abort: new AbortController() };
-    // The version and the templates' listing are the cluster's: read once per cycle, not once per node.
-    const shared = shareClusterReads(cluster.api, () => timers.now(), { resourcesMs: intervalMs * 0.9, versionMs: VERSION_KEPT_MS });
-    entry.forgetShared = shared.forget;
-    const api = shared.api;
     for (const node of cluster.profile.nodes) {
       // A one-node provider: the core's check, for this node alone, on the cluster's client (no request at creation).
-      const provider = createProvider({ ...cluster.profile, nodes: [node] }, { api, logger: options.logger });
+      const provider = createProvider({ ...cluster.profile, nodes: [node] }, { api: cluster.api, logger: options.logger });
       const nodeEntry: NodeEntry = {
         node,
         provider,
@@ -172,13 +152,6 @@ export function createHealthService(options: HealthOptions): HealthService {
     start() {
       if (unsubscribe.length > 0) return;
       unsubscribe.push(options.clusters.subscribe(sync));
-      // Shown again: what the hidden checks left out (version, seed storage, templates) is read now, not a cycle later.
-      if (options.visibility)
-        unsubscribe.push(
-          options.visibility.subscribe((v) => {
-            if (v === 'visible') for (const e of clusters.values()) e.nodes.forEach((n) => void n.poller.trigger());
-          }),
-        );
       sync();
     },
     stop() {
@@ -191,7 +164,6 @@ export function createHealthService(options: HealthOptions): HealthService {
     },
     async checkNow(clusterId) {
       const entry = entryOf(clusterId);
-      entry.forgetShared?.();
       await Promise.all(entry.nodes.map((n) => n.poller.trigger()));
       return entry.nodes.flatMap((n) => (n.latest ? [n.latest] : []));
     },
@@ -199,14 +171,6 @@ export function createHealthService(options: HealthOptions): HealthService {
       await Promise.all([...clusters.values()].flatMap((e) => e.nodes.map((n) => n.poller.idle())));
     },
   };
-}
-
-/** What a reachability-only check did not read: a node that answers keeps the last full check's verdict on its seed storage or templates, and its details. */
-function withLastVerdict(check: Checked, latest: NodeHealth | null): Checked {
-  if (!latest || !check.ready) return check;
-  const details = { ...latest.details, ...check.details };
-  if (latest.reason !== 'StorageNotFound' && latest.reason !== 'TemplateNotFound') return { ...check, details };
-  return { ...check, details, ready: false, reason: latest.reason, message: latest.message };
 }
 
 /** A secret that failed to decrypt surfaces in the check's words; one never held is known before any request. */

@@ -77,21 +77,6 @@ describe('the Checker over the simulator', () => {
     }
   });
 
-  it('reachability only (the health poller with no window shown): the node status alone, Unreachable told the same', async () => {
-    env.sim.requests.clear();
-    const up = (await env.provider.check({ reachabilityOnly: true }))[0]!;
-    expect(up).toMatchObject({ ready: true, reason: 'Reachable' });
-    expect(env.sim.requests.byRoute()).toEqual({ 'GET /nodes/{node}/status': 1 });
-    env.sim.faults.nodeDown('pv1-1');
-    try {
-      const down = (await env.provider.check({ reachabilityOnly: true }))[0]!;
-      expect(down).toMatchObject({ ready: false, reason: 'Unreachable' });
-      expect(down.message).toContain(fixtureMessage('err_proxy_595'));
-    } finally {
-      env.sim.faults.nodeUp('pv1-1');
-    }
-  });
-
   it('Unreachable: a 596 from pveproxy', async () => {
     const node = await withFault(
       () => env.sim.faults.inject({ route: '/nodes/{node}/status' }, { kind: 'unreachable', status: 596 }, 1),

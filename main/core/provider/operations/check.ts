@@ -41,27 +41,18 @@ class CheckFailure extends Error {
   }
 }
 
-export interface CheckOptions extends CallOptions {
-  /**
-   * Only whether each node answers (`GET /nodes/{node}/status`): the version, the seed storage and the templates are
-   * not read. The health poller's check while no window is shown: the node-unreachable alert needs no more.
-   */
-  reachabilityOnly?: boolean;
+export async function check(ctx: CoreContext, options: CallOptions = {}): Promise<NodeCheck[]> {
+  return Promise.all(ctx.profile.nodes.map((node) => checkNode(ctx, node, options.signal)));
 }
 
-export async function check(ctx: CoreContext, options: CheckOptions = {}): Promise<NodeCheck[]> {
-  return Promise.all(ctx.profile.nodes.map((node) => checkNode(ctx, node, options.signal, options.reachabilityOnly === true)));
-}
-
-async function checkNode(ctx: CoreContext, node: string, signal: AbortSignal | undefined, reachabilityOnly: boolean): Promise<NodeCheck> {
+async function checkNode(ctx: CoreContext, node: string, signal?: AbortSignal): Promise<NodeCheck> {
   const started = Date.now();
   const details: Record<string, string> = { isoStorage: ctx.profile.isoStorage };
   let reason: CheckReason = 'Reachable';
   let message = '';
   try {
     details.tokenID = await tokenId(ctx);
-    if (reachabilityOnly) await probeReachable(ctx, node, details, signal);
-    else await probeNode(ctx, node, details, signal);
+    await probeNode(ctx, node, details, signal);
   } catch (e) {
     reason = signal?.aborted ? 'Timeout' : reasonOf(e);
     message = e instanceof ApiError ? e.describe() : e instanceof Error ? e.message : String(e);
@@ -92,12 +83,6 @@ async function probeNode(ctx: CoreContext, node: string, details: Record<string,
   if (kernel) details.kernel = kernel;
   await checkStorage(ctx, node, details, signal);
   await checkTemplates(ctx, details, signal);
-}
-
-/** The node's own answer alone: Unreachable, Timeout or a refusal are told as by the full check. */
-async function probeReachable(ctx: CoreContext, node: string, details: Record<string, string>, signal?: AbortSignal): Promise<void> {
-  const kernel = (await ctx.api.nodeStatus(node, { signal })).kernel;
-  if (kernel) details.kernel = kernel;
 }
 
 async function checkStorage(ctx: CoreContext, node: string, details: Record<string, string>, signal?: AbortSignal): Promise<void> {

@@ -28,13 +28,6 @@ export class ManualTimers implements Timers {
     this.pending.delete(handle as Pending);
   }
 
-  /** When the next pending timer falls due (undefined when none is pending). */
-  nextAt(): number | undefined {
-    let next: number | undefined;
-    for (const t of this.pending) if (next === undefined || t.at < next) next = t.at;
-    return next;
-  }
-
   /** Moves time forward, firing each timer that falls due (a timer set while firing fires too, if due). */
   advance(ms: number): void {
     const end = this.time + ms;
