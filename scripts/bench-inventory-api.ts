@@ -3,11 +3,22 @@
  * and a PveApi over a simulated state in memory (the simulator's own answer
  * shapes, no TLS, no sockets), so the CPU measured is the app's.
  */
-import { AgentNetworkSchema, ClusterResourcesSchema, type PveApi, VmConfigSchema } from '../main/core';
+import { AgentNetworkSchema, ClusterResourcesSchema, parseProfile, type PveApi, VmConfigSchema } from '../main/core';
 import type { Timers } from '../main/services/polling/timers';
 import type { ClusterState } from '../main/simulator/state';
 import type { SimClock } from '../main/simulator/clock';
 import { nodeResource, storageResource, vmResource } from '../main/simulator/views';
+
+/** The two-node profile the inventory benches list (bench-inventory.ts, bench-restart.ts). */
+export const benchProfile = parseProfile({
+  url: 'https://127.0.0.1:8006',
+  nodes: ['pve1', 'pve2'],
+  isoStorage: 'proxy-seeds',
+  templates: { t: { vmid: 9001 } },
+  machineTypes: { s: { cores: 1, memoryMiB: 1024 } },
+  tls: { mode: 'insecure' },
+  token: { kind: 'secret', tokenId: 'a@pve!b' },
+});
 
 export function manualTimers() {
   let now = 0;

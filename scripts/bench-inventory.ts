@@ -8,14 +8,14 @@
  *   npx tsx --expose-gc scripts/bench-inventory.ts [refreshes]
  */
 import { availableParallelism, loadavg } from 'node:os';
-import { createProvider, parseProfile } from '../main/core';
+import { createProvider } from '../main/core';
 import { createLogger } from '../main/log/logger';
 import { MutableClusterDirectory } from '../main/services/clusters/cluster';
 import { createInventoryService } from '../main/services/inventory/service';
 import { ClusterState } from '../main/simulator/state';
 import { SimClock } from '../main/simulator/clock';
 import { proxyCluster } from '../test/support/services/inventory/harness';
-import { manualTimers, memoryApi } from './bench-inventory-api';
+import { benchProfile, manualTimers, memoryApi } from './bench-inventory-api';
 
 const refreshes = Number(process.argv[2] ?? 200);
 const gc = (globalThis as { gc?: () => void }).gc;
@@ -25,15 +25,7 @@ async function measure(vms: number): Promise<void> {
   const state = new ClusterState(proxyCluster(vms), clock);
   const counter = { requests: 0 };
   const api = memoryApi(state, clock, counter);
-  const profile = parseProfile({
-    url: 'https://127.0.0.1:8006',
-    nodes: ['pve1', 'pve2'],
-    isoStorage: 'proxy-seeds',
-    templates: { t: { vmid: 9001 } },
-    machineTypes: { s: { cores: 1, memoryMiB: 1024 } },
-    tls: { mode: 'insecure' },
-    token: { kind: 'secret', tokenId: 'a@pve!b' },
-  });
+  const profile = benchProfile;
   const directory = new MutableClusterDirectory();
   directory.set({ id: 'bench', name: 'bench', profile, api, provider: createProvider(profile, { api }), demo: false });
   const { timers, advance } = manualTimers();

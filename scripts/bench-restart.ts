@@ -13,7 +13,7 @@
 import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createProvider, parseProfile } from '../main/core';
+import { createProvider } from '../main/core';
 import { createLogger } from '../main/log/logger';
 import { MutableClusterDirectory } from '../main/services/clusters/cluster';
 import { fileInventoryMemory, VERIFY_GAP_MS, VERIFY_PER_NODE } from '../main/services/inventory/memory';
@@ -21,17 +21,9 @@ import { createInventoryService } from '../main/services/inventory/service';
 import { SimClock } from '../main/simulator/clock';
 import { ClusterState } from '../main/simulator/state';
 import { proxyCluster } from '../test/support/services/inventory/harness';
-import { manualTimers, memoryApi, type RequestCounter } from './bench-inventory-api';
+import { benchProfile, manualTimers, memoryApi, type RequestCounter } from './bench-inventory-api';
 
-const profile = parseProfile({
-  url: 'https://127.0.0.1:8006',
-  nodes: ['pve1', 'pve2'],
-  isoStorage: 'proxy-seeds',
-  templates: { t: { vmid: 9001 } },
-  machineTypes: { s: { cores: 1, memoryMiB: 1024 } },
-  tls: { mode: 'insecure' },
-  token: { kind: 'secret', tokenId: 'a@pve!b' },
-});
+const profile = benchProfile;
 const logger = createLogger({ sinks: [] });
 /** Long enough for 5,000 kept marks at one per node every 4 s on two nodes (10,000 s), with room. */
 const VERIFY_CAP_S = 12_000;
