@@ -36,25 +36,16 @@ export const restartBench = {
       const verified = /every kept mark read again after (\d+) s/.exec(line)?.[1];
       const file = /memory file ([\d.]+) MB, read and checked in ([\d.]+) ms/.exec(line);
       const shown = (r: { text: string } | undefined) => r?.text ?? 'not found';
+      // Issue 27's goal is for a restart at 1,000 known proxies: at most 50 requests; 5,000 is reported.
+      const restartRow = (when: string, r: { text: string; total: number } | undefined): Figure =>
+        vms === 1000
+          ? { figure: `${when} at 1000 known proxies, restart (requests)`, value: shown(r), goal: '<= 50', ratio: r && r.total / 50 }
+          : { figure: `${when} at ${vms} known proxies, restart (requests)`, value: shown(r), goal: 'report' };
       const rows: Figure[] = [
         { figure: `first refresh at ${vms} VMs, cold start (requests)`, value: shown(cold), goal: 'report' },
         { figure: `first minute at ${vms} VMs, cold start (requests)`, value: shown(coldMinute), goal: 'report' },
-        vms === 1000
-          ? {
-              figure: 'first refresh at 1000 known proxies, restart (requests)',
-              value: shown(warm),
-              goal: '<= 50',
-              ratio: warm && warm.total / 50,
-            }
-          : { figure: `first refresh at ${vms} known proxies, restart (requests)`, value: shown(warm), goal: 'report' },
-        vms === 1000
-          ? {
-              figure: 'first minute at 1000 known proxies, restart (requests)',
-              value: shown(warmMinute),
-              goal: '<= 50',
-              ratio: warmMinute && warmMinute.total / 50,
-            }
-          : { figure: `first minute at ${vms} known proxies, restart (requests)`, value: shown(warmMinute), goal: 'report' },
+        restartRow('first refresh', warm),
+        restartRow('first minute', warmMinute),
         {
           figure: `every kept mark read again, ${vms} proxies (after restart)`,
           value: verified ? `${verified} s` : 'not found',
