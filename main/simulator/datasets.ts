@@ -190,13 +190,31 @@ export const DEMO_MID_CLONE = { node: 'pv1-1', template: 9001, newid: 150_004, n
 export const DEMO_ORPHAN_SEED = 'proxy-orphan0000000000000-seed.iso';
 export const DEMO_ORPHAN_NODE = 'pv1-1';
 
+/**
+ * Issue 25: the demo's snapshots, on 150001 (LVM-thin): one an admin took in the Proxmox UI, then one of the app's
+ * own (its name's shape, rules/snapshots.ts in the core). The current state descends from the app's.
+ */
+export const DEMO_SNAPSHOTS = [
+  { name: 'before-apt-upgrade', snaptime: 1795857120, description: 'Taken by hand before apt full-upgrade (kernel 6.12)' },
+  {
+    name: 'egressdesk-20261201-101500-reconfigure',
+    snaptime: 1796120100,
+    description: 'Taken by Egress Desk before a reconfigure: 1 core → 2 cores',
+  },
+];
+
+/** Issue 25: a proxy whose boot disk is a raw file on the NAS, which Proxmox cannot snapshot (Plugin.pm: qcow2 only). */
+function onRawNfs(vm: VmDefinition): VmDefinition {
+  return { ...vm, config: { ...vm.config, scsi0: `${DEMO_SHARED_STORAGE.storage}:${vm.vmid}/vm-${vm.vmid}-disk-1.raw,size=4G` } };
+}
+
 export function demoCluster(): ClusterDefinition {
   const pv1 = demoNode('pv1-1', [
     goodTemplate(9001, DEMO_SHARED_STORAGE.storage, true),
     cloudInitTemplate(),
     noNetTemplate(),
     plainVm(100, 'ubuntu-vm-1', 'running'),
-    proxyVm(150_001, 'proxy-a7k2m9x4q1w8e5r3t6', '3f9c2a1e-7b4d-4e8a-9c6f-1a2b3c4d5e6f', 'running', 4),
+    { ...proxyVm(150_001, 'proxy-a7k2m9x4q1w8e5r3t6', '3f9c2a1e-7b4d-4e8a-9c6f-1a2b3c4d5e6f', 'running', 4), snapshots: DEMO_SNAPSHOTS },
     proxyVm(150_002, 'proxy-b3n8v5c2x7z4l9k1j6', '8e7d6c5b-4a39-4281-b7f6-e5d4c3b2a190', 'running', 4),
     { ...plainVm(150_099, 'proxy-lookalike-not-ours', 'running') },
   ]);
@@ -204,7 +222,7 @@ export function demoCluster(): ClusterDefinition {
   const pv2 = demoNode('pv1-2', [
     goodTemplate(9101),
     proxyVm(150_003, 'proxy-c9h4g1f6d3s8a2p7o5', 'c1d2e3f4-a5b6-4c7d-8e9f-0a1b2c3d4e5f', 'running'),
-    proxyVm(150_005, 'proxy-d2w6e1r9t4y7u3i8o0', 'd4c3b2a1-9f8e-4d7c-6b5a-4f3e2d1c0b9a', 'stopped'),
+    onRawNfs(proxyVm(150_005, 'proxy-d2w6e1r9t4y7u3i8o0', 'd4c3b2a1-9f8e-4d7c-6b5a-4f3e2d1c0b9a', 'stopped')),
     plainVm(200, 'home-assistant', 'running'),
   ]);
   const pv3 = demoNode(

@@ -19,6 +19,7 @@
  */
 import { optionOf } from './disks';
 import { textError } from './errors';
+import { snapshotConfigOf } from './snapshot-config';
 import type { ClusterState, SimVm } from './state';
 
 const DRIVE_KEY = /^(ide|sata|scsi|virtio)\d+$|^efidisk0$|^tpmstate0$/;
@@ -45,12 +46,7 @@ export function vmCanSnapshot(state: ClusterState, vm: SimVm): boolean {
   });
 }
 
-const NOT_COPIED = /^(snapshots|snapstate|snaptime|vmstate|lock|digest|description|unused\d+)$/;
-
-/** __snapshot_copy_config: the current config as a snapshot keeps it. */
-export function snapshotConfigOf(config: Record<string, string | number>): Record<string, string | number> {
-  return Object.fromEntries(Object.entries(config).filter(([k]) => !NOT_COPIED.test(k)));
-}
+export { snapshotConfigOf } from './snapshot-config';
 
 /** __snapshot_apply_config: the snapshot's config, with the current description and unused disks kept. */
 export function appliedConfig(

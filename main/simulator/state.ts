@@ -5,6 +5,7 @@
  */
 import type { BridgeDefinition, ClusterDefinition, StorageDefinition, VmDefinition, VmPowerState, VnetDefinition } from './types';
 import type { SimClock } from './clock';
+import { snapshotConfigOf } from './snapshot-config';
 
 export interface SimVm {
   vmid: number;
@@ -139,6 +140,19 @@ export class ClusterState {
     if (def.guest) vm.guest = { ...def.guest };
     if (def.dataBytes) vm.dataBytes = { ...def.dataBytes };
     if (def.ignoresAcpi) vm.ignoresAcpi = true;
+    // AbstractConfig.pm __snapshot_commit: each section's parent is the one before; the current config's is the last.
+    for (const s of def.snapshots ?? []) {
+      vm.snapshots = {
+        ...vm.snapshots,
+        [s.name]: {
+          config: snapshotConfigOf(vm.config),
+          snaptime: s.snaptime,
+          ...(s.description ? { description: s.description } : {}),
+          ...(vm.parent ? { parent: vm.parent } : {}),
+        },
+      };
+      vm.parent = s.name;
+    }
     if (vm.power === 'hibernated') vm.lock = 'suspended';
     if (isUp(vm.power)) vm.startedAt = this.clock.now() - 3_600_000;
     this.vms.set(def.vmid, vm);

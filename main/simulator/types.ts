@@ -95,6 +95,11 @@ export interface VmDefinition {
   ignoresAcpi?: boolean;
   /** Bytes written per disk slot (thin volumes); a full clone copies these, as zeros cost nothing (F16). Default: the disk's size. */
   dataBytes?: Record<string, number>;
+  /**
+   * Snapshots taken before the dataset (issue 25), oldest first, each a `[snapname]` section of the config as it
+   * is now (__snapshot_copy_config), chained by `parent`; the current state descends from the last one.
+   */
+  snapshots?: { name: string; snaptime: number; description?: string }[];
 }
 
 export interface NodeDefinition {

@@ -61,6 +61,41 @@ export const VmTaskHistory = z
   .strict();
 export type VmTaskHistory = z.infer<typeof VmTaskHistory>;
 
+/** Issue 25: one of the VM's snapshots as Proxmox lists it (no secret: the core redacts the descriptions it writes). */
+export const VmSnapshotRow = z
+  .object({
+    name: z.string(),
+    /** ISO time of Proxmox's snaptime; absent when Proxmox gives none. */
+    time: z.string().optional(),
+    /** The admin's text as Proxmox keeps it: shown as text. */
+    description: z.string(),
+    /** Taken by Egress Desk (its name's shape). */
+    ours: z.boolean(),
+    parent: z.string().optional(),
+    /** Saved with the VM's RAM. */
+    vmstate: z.boolean(),
+    /** `prepare` or `delete` while a task works on it (or after one died half-way). */
+    state: z.string().optional(),
+  })
+  .strict();
+export type VmSnapshotRow = z.infer<typeof VmSnapshotRow>;
+
+export const VmSnapshots = z
+  .object({
+    node: z.string(),
+    vmid: z.number().int(),
+    /** Every disk of the VM can snapshot. */
+    supported: z.boolean(),
+    /** When not: the disks that cannot, named with their storage, in words. */
+    why: z.string().optional(),
+    /** Oldest first. */
+    snapshots: z.array(VmSnapshotRow),
+    /** The snapshot the VM's current state descends from. */
+    current: z.string().optional(),
+  })
+  .strict();
+export type VmSnapshots = z.infer<typeof VmSnapshots>;
+
 export const vmMetaChannels = defineChannels({
   /** A VM's notes and tags, read now (any VM with the name). */
   'vm.notes': { input: z.object(target).strict(), output: VmNotes },
@@ -81,6 +116,8 @@ export const vmMetaChannels = defineChannels({
     input: z.object({ ...target, limit: z.number().int().min(1).max(200).optional() }).strict(),
     output: VmTaskHistory,
   },
+  /** Issue 25: the VM's snapshots (the app's and others'), read now, and whether its disks can snapshot. Reads only. */
+  'vm.snapshots': { input: z.object(target).strict(), output: VmSnapshots },
   /** A page of one of the VM's tasks' log (at most 1000 lines). */
   'vm.taskLog': {
     input: z

@@ -20,6 +20,7 @@ import { ProxyTest } from './ProxyTest';
 import { CheckHistorySection } from './CheckHistorySection';
 import { NotesSection } from './NotesSection';
 import { ClusterTasksSection } from './ClusterTasksSection';
+import { SnapshotsSection } from './SnapshotsSection';
 
 function SeedFacts({ row }: { row: ProxyRow }) {
   const report = useCleanup((s) => (s.clusterId === row.clusterId ? s.report : undefined));
@@ -148,6 +149,7 @@ export function ProxyDrawer({ row, onClose }: { row: ProxyRow; onClose: () => vo
         </dl>
       </section>
       <NotesSection row={row} />
+      <SnapshotsSection row={row} />
       <RrdGraphs target={{ kind: 'vm', clusterId: row.clusterId, node: row.node, vmid: row.vmid }} />
       <section className="drawer-section" aria-label="Mark">
         <h3>The mark</h3>
